@@ -17,8 +17,10 @@ Refuses: a file whose schema is newer than this code knows (localdb.py); a
 SQLite error of any read or write in one ``forest:`` line naming the file (localdb.py
 ``local_error``): held by another writer past the busy timeout (``StoreBusy``, exit
 75), a write the disk refused (``NoSpace``), a file or folder it may not write (the
-``chmod`` that fixes it). An adopt takes the file's write lock before it records the
-act, so a file another writer holds refuses it with nothing recorded.
+``chmod`` that fixes it). An adopt takes the file's write lock and closes the proposal
+before it records the act, so a file held or not writable refuses it with nothing
+recorded (only a commit the disk refuses after it leaves the proposal open: the next
+listing closes it as rebound by hand).
 Returns: ``Rebind`` values; ``adopt_rebind`` the new selector.
 Test: tests/proposals/test_rebinds.py, tests/proposals/test_rebinds_store_errors.py,
 tests/doors/test_watch_rename_locked_said.py
@@ -244,6 +246,8 @@ def adopt_rebind(root: Path, pid: str, *, words: str, by: str) -> str:
         moves = read_moves(
             repo.root, [(mine[0], p.new_selector)], max_bytes=repo.config.max_body_bytes
         )
-        rebind_sections(repo, moves, by=by, words=words)
+        # closed first, in the transaction: a file it may not write refuses before the
+        # act is recorded, and a refused act rolls the closing back
         store.close(p.id, "adopted")
+        rebind_sections(repo, moves, by=by, words=words)
     return p.new_selector

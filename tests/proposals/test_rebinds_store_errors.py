@@ -1,12 +1,13 @@
 """``rebinds.db`` that cannot be written (held by another writer past the busy
-timeout, a disk with no room) under ``forest proposal adopt`` and ``discard`` run as
-typed (a process of their own): one ``forest:`` line naming the trouble and its fix,
-no crash log, the proposal open and nothing recorded; with the file writable again the
-same command is accepted.
+timeout, a disk with no room, a file not even root may write) under ``forest
+proposal adopt`` and ``discard`` run as typed (a process of their own): one
+``forest:`` line naming the trouble and its fix, no crash log, the proposal open and
+nothing recorded; with the file writable again the same command is accepted.
 
 Before the fix ``RebindStore`` let SQLite's ``OperationalError`` escape: the door said
-"internal error" and wrote a crash log, and a locked adopt had recorded its rebind
-act before the proposal it closed could not be written (proposals/rebinds.py).
+"internal error" and wrote a crash log; and an adopt recorded its rebind act before
+it closed the proposal, so a file held or read-only left the act recorded and the
+proposal open (proposals/rebinds.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from tests.helpers.cli import console
 from tests.helpers.custody import BY, age_files, init_and_adopt
 from tests.helpers.fsize import limited
 from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.immutable import immutable
 from tests.helpers.state import files_state, shared_state
 from tests.helpers.template import copied_from
 
@@ -112,3 +114,14 @@ def test_rebind_proposal_discard_no_room_refused(root: Path) -> None:
     assert console(root, "proposal", "discard", pid).returncode == 0
     with RebindStore(root) as store:
         assert store.get(pid).status == "discarded"
+
+
+def test_rebind_proposal_adopt_rebinds_db_unwritable_refused(root: Path) -> None:
+    pid, before = _pid(root), files_state(root)
+    with immutable(shared_state(root) / REBINDS_DB_NAME):  # not even root writes it
+        done = console(root, *_adopt(root, pid))
+    assert done.returncode == 1, done.stderr
+    line = _one_line(done.stderr)
+    assert line.startswith(f"forest: {REBINDS_DB_NAME}: ") and "writable" in line, line
+    _untouched(root, before, pid)  # before the fix: the rebind act was recorded
+    assert console(root, *_adopt(root, pid)).returncode == 0
