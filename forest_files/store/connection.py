@@ -116,29 +116,24 @@ def set_busy_budget(ms: int) -> None:
 
 
 def _begin_immediate(conn: sqlite3.Connection) -> None:
-    """``BEGIN IMMEDIATE``, retried with jittered backoff within the busy timeout."""
+    """``BEGIN IMMEDIATE``, retried with jittered backoff within the busy timeout: one
+    budget, measured from the first attempt (SQLite's own wait is off meanwhile)."""
     budget = int(conn.execute("PRAGMA busy_timeout").fetchone()[0])
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        return
-    except sqlite3.OperationalError as exc:
-        if not _busy(exc) or budget <= 0:
-            raise
-    import random  # only when another writer holds the lock
-
     deadline = time.monotonic() + budget / 1000
     delay = 0.004
     conn.execute("PRAGMA busy_timeout = 0")  # the sleeps below are the waiting
     try:
         while True:
-            left = deadline - time.monotonic()
-            time.sleep(max(0.0, min(left, delay * random.uniform(0.5, 1.5))))
             try:
                 conn.execute("BEGIN IMMEDIATE")
                 return
             except sqlite3.OperationalError as exc:
-                if not _busy(exc) or time.monotonic() >= deadline:
+                left = deadline - time.monotonic()
+                if not _busy(exc) or left <= 0:
                     raise
+            import random  # only when another writer holds the lock
+
+            time.sleep(min(left, delay * random.uniform(0.5, 1.5)))
             delay = min(delay * 2, 0.25)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {budget}")
