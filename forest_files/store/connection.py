@@ -178,15 +178,17 @@ def translate(
 ) -> ForestError:
     """Map a raw sqlite3 error onto the typed family, keeping SQLite's words; ``path``
     (the database file, when known) is named in the fix of a file it cannot open or
-    write (kernel/access.py: the ``chmod``, or the ``chown`` of another user's), and as
-    the file a write the disk refused was for (unless ``context`` names it already)."""
+    write (kernel/access.py: the ``chmod``, or the ``chown`` of another user's), as
+    the file a write the disk refused was for, and as the file another writer holds
+    (unless ``context`` names it already)."""
     if isinstance(exc, ForestError):
         return exc
     code = getattr(exc, "sqlite_errorcode", None)
     base = code & 0xFF if isinstance(code, int) else None
     text = str(exc)
     if base in (_SQLITE_BUSY, _SQLITE_LOCKED) or "locked" in text or "busy" in text:
-        return StoreBusy(f"{context}: database is locked by another writer ({text}); retry shortly")
+        held = path if path and path not in context else "database"  # the file, once
+        return StoreBusy(f"{context}: {held} is locked by another writer ({text}); retry shortly")
     if base in (_SQLITE_CORRUPT, _SQLITE_NOTADB) or "not a database" in text:
         return StoreCorruption(
             f"{context}: the file is damaged or is not a SQLite database ({text}); "
