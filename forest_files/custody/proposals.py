@@ -14,6 +14,9 @@ them); closing a proposal that is not open; a schema newer than this code; a row
 a hand or a fault edited (``checked``: a text that is no text or does not hash to
 its recorded hash, an open proposal holding none, a claim that is no text), as
 ``ProposalDamaged`` naming its discard, which still works.
+An adopt closes its proposal inside one ``transaction`` before it records the new
+ground (proposals/adopt.py): a file held or not writable refuses it with nothing
+recorded, and a refused act rolls the closing back.
 Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
 Test: tests/proposals/test_proposals.py
 """
@@ -128,7 +131,9 @@ class ProposalStore:
         self.close()
 
     @contextmanager
-    def _tx(self) -> Iterator[None]:
+    def transaction(self) -> Iterator[None]:
+        """One write transaction on local.db (``BEGIN IMMEDIATE``; a savepoint when
+        nested); a SQLite error in it is one ``forest:`` line naming the file."""
         try:
             with atomic(self.conn):
                 yield
@@ -152,7 +157,7 @@ class ProposalStore:
         source's, never multiplying, never touching another source's)."""
         digest, now = hash_body(text), utc_now()
         claim = (claimed_by, reason)
-        with self._tx():
+        with self.transaction():
             found = self.conn.execute(sql.SELECT_OPEN_OF, (binding, source)).fetchone()
             if found is None:
                 pid = uuid.uuid4().hex[:12]
@@ -219,7 +224,7 @@ class ProposalStore:
             raise local_error(exc, self.path) from exc
 
     def _close(self, pid: str, status: str, adopted_as: str | None, keep_text: bool) -> Proposal:
-        with self._tx():
+        with self.transaction():
             found = self.get(pid)
             if found.status != "open":
                 raise ForestError(f"proposal {found.id} is {found.status}, not open")
@@ -239,7 +244,7 @@ class ProposalStore:
         """Forget every text (open, adopted or an earlier version) for which ``holds``
         is true: an open proposal is discarded, the others keep no text; then the
         file is vacuumed and its log truncated. Returns the proposal ids purged."""
-        with self._tx():
+        with self.transaction():
             rows = self.conn.execute(sql.SELECT_TEXTS).fetchall()
             hit = sorted({str(r[0]) for r in rows if holds(str(r[2]))})
             for pid in hit:
@@ -255,7 +260,7 @@ class ProposalStore:
     def expire(self, before: str) -> list[str]:
         """Drop the text of every proposal last touched before ``before`` (an open one
         is discarded); its row, hash and lineage stay. Returns the text hashes dropped."""
-        with self._tx():
+        with self.transaction():
             rows = self.conn.execute(sql.SELECT_STALE, (before,)).fetchall()
             for pid, status, _digest in rows:
                 if status == "open":
@@ -266,6 +271,13 @@ class ProposalStore:
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return sorted(str(r[2]) for r in rows)
 
-    def mark_adopted(self, pid: str, ground: str) -> Proposal:
-        """Close the proposal: its text is ground ``ground`` now (the ledger holds it)."""
+    def mark_adopted(self, pid: str, ground: str | None) -> Proposal:
+        """Close the proposal: its text is ground ``ground`` now (the ledger holds it).
+        None: an adopt closing it before it records the ground, in a ``transaction``
+        that names the ground after (``adopted_as``)."""
         return self._close(pid, "adopted", ground, keep_text=True)
+
+    def adopted_as(self, pid: str, ground: str) -> None:
+        """Name the ground an adopted proposal became."""
+        with self.transaction():
+            self.conn.execute(sql.ADOPTED_AS, (ground, pid))

@@ -92,6 +92,7 @@ TRIM_VERSIONS = (
 )
 COUNT_VERSIONS = "SELECT COUNT(*) FROM proposal_versions WHERE proposal = ?"
 CLOSE = "UPDATE proposals SET status = ?, adopted_as = ?, updated_at = ? WHERE id = ?"
+ADOPTED_AS = "UPDATE proposals SET adopted_as = ? WHERE id = ? AND status = 'adopted'"
 FORGET_TEXT = "UPDATE proposals SET text = NULL WHERE id = ?"
 FORGET_VERSIONS = "DELETE FROM proposal_versions WHERE proposal = ?"
 

@@ -6,8 +6,12 @@ written into exactly that section (``custody.restore_rewrite.write_rewrite``, wh
 captures what was there). The section is read, written and recorded inside the
 restore gate (custody/restore_gate.py: the index's write lock every recording
 takes, entered once the ground and the binding's place are seen unchanged), so a
-supersede, rebind or restore of another process meets it in one order. Then the
-proposal is closed as adopted. Every bound
+supersede, rebind or restore of another process meets it in one order. The
+proposal is closed as adopted before that, in local.db's transaction (its write
+lock taken before the index's), and named the new ground after: a local.db held by
+another writer or not writable refuses the adopt with nothing written or recorded
+(only a commit the disk refuses at the very end leaves the ground recorded and the
+proposal open: the next listing closes it as adopted). Every bound
 (the file's and each body's size, authority, the words) is judged before that
 write; if recording is refused after it (a ledger that cannot be written, a
 refusal of the applier) the file is put back byte for byte and the capture
@@ -91,7 +95,7 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
 def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
     """Supersede the proposal's binding with exactly the proposed text."""
     from forest_files.custody.bindings import all_bindings
-    from forest_files.custody.record import ground_body, supersede_section
+    from forest_files.custody.record import ground_body
     from forest_files.custody.repository import Repository
     from forest_files.praise import placeholder_words
 
@@ -119,29 +123,43 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
         from forest_files.custody.tombstone import refuse_erased
 
         refuse_erased(store, repo.config.project_id, proposal.text, f"proposal {proposal.id}")
-        limit = repo.config.max_body_bytes
-        # Read, written and recorded under the index's write lock, once the ground and
-        # the place judged above are seen to stand still (custody/restore_gate.py): a
-        # supersede, rebind or restore of another process meets this one in one order.
-        with grounds_held(store, [(binding, proposal.derived_from)])() as moved:
-            if moved:
-                raise ProposalStale(_moved(proposal, binding))
-            section = _section_now(root, binding, limit)
-            if section is not None and hash_body(section.text) == proposal.text_hash:
-                new = supersede_section(
-                    repo,
-                    binding,
-                    section,
-                    words=words,
-                    by=by,
-                    expected_body_hash=proposal.text_hash,
-                )
-                done = Adopted(new, None, binding.path)
-            else:
-                beside = [b for b in bindings if b.path == binding.path and b is not binding]
-                done = _write_and_supersede(repo, binding, beside, proposal, words=words, by=by)
-        proposals.mark_adopted(proposal.id, done.content_id)
+        # local.db's write lock, then the index's (no path takes them the other way
+        # round): the proposal is closed first, so a file it may not write refuses
+        # before anything is written or recorded, and a refused act rolls it back.
+        with proposals.transaction():
+            proposals.mark_adopted(proposal.id, None)
+            # Read, written and recorded under the index's write lock, once the ground
+            # and the place judged above are seen to stand still (restore_gate.py): a
+            # supersede, rebind or restore of another process meets this one in one order.
+            with grounds_held(store, [(binding, proposal.derived_from)])() as moved:
+                if moved:
+                    raise ProposalStale(_moved(proposal, binding))
+                done = _recorded(repo, bindings, binding, proposal, words=words, by=by)
+            proposals.adopted_as(proposal.id, done.content_id)
         return done
+
+
+def _recorded(
+    repo: Repository,
+    bindings: list[Binding],
+    binding: Binding,
+    proposal: Proposal,
+    *,
+    words: str,
+    by: str,
+) -> Adopted:
+    """The proposed text recorded as the binding's ground (written in first when the
+    section holds another)."""
+    from forest_files.custody.record import supersede_section
+
+    section = _section_now(repo.root, binding, repo.config.max_body_bytes)
+    if section is not None and hash_body(section.text) == proposal.text_hash:
+        new = supersede_section(
+            repo, binding, section, words=words, by=by, expected_body_hash=proposal.text_hash
+        )
+        return Adopted(new, None, binding.path)
+    beside = [b for b in bindings if b.path == binding.path and b is not binding]
+    return _write_and_supersede(repo, binding, beside, proposal, words=words, by=by)
 
 
 def _moved(proposal: Proposal, binding: Binding) -> str:
