@@ -47,7 +47,8 @@ WATCH = textwrap.dedent(
         while time.monotonic() < deadline and w.error_count == errs:
             if w.journal.wait_for(lambda rs: w.journal.counts.get("reconciled", 0) > n, 0.1):
                 return True
-        return False
+        # a check meeting the unreadable file counts too, just before its reconcile
+        return w.journal.wait_for(lambda rs: w.journal.counts.get("reconciled", 0) > n, 1.0)
 
     try:
         # the start-up reconcile itself, not its error record: a recheck asked while it

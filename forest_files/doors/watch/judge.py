@@ -9,13 +9,13 @@ goes up and the batch is held, never lost); a failure on one section is
 logged and the rest go on. A bound file this user may not read (the check
 raises its PermissionError rather than call it missing) is set aside and the
 rest judged without it (``check_readable``): one unreadable file does not hide
-every other file's drift.
+every other file's drift, nor a ``[require]`` gap in another file.
 Returns: ``Judged`` — the findings that changed since the last verdict and
 the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself); ``Readable`` — a check's findings, the paths it
 judged, and the bound paths it could not read.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py,
-tests/doors/test_watch_unreadable.py
+tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import logging
 import os
 import random
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from forest_files.check.text import block, headline
 from forest_files.doors.watch.journal import Journal
 from forest_files.kernel.errors import ForestError, StoreBusy
 from forest_files.kernel.hashing import hash_body
+from forest_files.kernel.repopath import under
 
 log = logging.getLogger("forest_files.doors.watch")
 _BACKOFF = (0.05, 0.1, 0.2, 0.4, 0.8, 1.6)
@@ -69,9 +71,11 @@ def check_readable(
     root: Path, paths: tuple[str, ...], stop: threading.Event, bound: frozenset[str]
 ) -> Readable:
     """``check``, judged again without each bound path (of ``bound``) this user may not
-    read, until one passes: every other binding keeps its verdict. A judged subset then
-    stands for ``paths`` (``()``: every bound path), so ``[require]`` coverage is that
-    subset's too while a file stays unreadable. One more check per unreadable file."""
+    read, until one passes: every other binding keeps its verdict. For ``paths`` ``()``
+    the judged subset is every bound path and every other file beside the unreadable
+    ones (``_rest``), so ``[require]`` coverage judges every readable file; what needs
+    the unreadable file (its own coverage, a contest of it or of no file) keeps its last
+    verdict until it is read again. One more check per unreadable file."""
     denied: dict[str, PermissionError] = {}
     asked = paths
     while True:
@@ -82,9 +86,25 @@ def check_readable(
             if path is None or path in denied:
                 raise  # not a bound file's (a state file's): the batch's error
             denied[path] = exc
-            asked = tuple(sorted(set(paths or bound) - denied.keys()))
+            rest = set(paths) if paths else bound | _rest(root, denied.keys())
+            asked = tuple(sorted(rest - denied.keys()))
             if not asked:
                 return Readable([], asked, denied)
+
+
+def _rest(root: Path, denied: Iterable[str]) -> set[str]:
+    """Every entry beside a ``denied`` path or beside a folder above one, as a path the
+    check takes (a folder holds what lies under it): the whole tree but ``denied``. A
+    folder this user may not list is left out whole."""
+    above = {"/".join(p.split("/")[:i]) for p in denied for i in range(p.count("/") + 1)}
+    out: set[str] = set()
+    for folder in above:
+        try:
+            names = os.listdir(root / folder)
+        except OSError:
+            continue
+        out.update(f"{folder}/{n}" if folder else n for n in names)
+    return out - above
 
 
 def _bound_path(root: Path, exc: OSError, bound: frozenset[str]) -> str | None:
@@ -136,9 +156,8 @@ class Verdicts:
         in ``paths``, where a finding no longer reported (a required file deleted, a
         section gone with its heading) is over: the state shows the present."""
         seen = {_key(r) for r in items}
-        judged = set(paths)
         for gone in set(self._last) - seen:
-            if full or self._paths.get(gone) in judged:
+            if full or any(under(self._paths.get(gone, "\0"), p) for p in paths):
                 self._last.pop(gone)
                 self._open.pop(gone, None)
                 self._latest.pop(gone, None)

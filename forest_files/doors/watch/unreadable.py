@@ -5,8 +5,9 @@ Refuses: nothing.
 Returns: ``Unreadable`` — ``take(denied, judged)`` logs one line for each path newly
 unreadable, with kernel/access.py's ``chmod`` or ``chown`` (in the log, the errors
 ``status`` lists and the journal), forgets the paths a check read again, and gives the
-line of one still unreadable ("" for none): the watcher's problem while it lasts.
-Test: tests/doors/test_watch_unreadable.py
+line of one still unreadable ("" for none): the watcher's problem while it lasts
+(each check that meets it counts in its ``error_count``, watcher.py).
+Test: tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import logging
 
 from forest_files.doors.watch.journal import Journal
 from forest_files.kernel.access import denied_line
+from forest_files.kernel.repopath import under
 
 log = logging.getLogger("forest_files.doors.watch")
 THEN = "it is judged again"
@@ -28,10 +30,10 @@ class Unreadable:
         self._said: dict[str, str] = {}  # path -> its line, while it stays unreadable
 
     def take(self, denied: dict[str, PermissionError], judged: tuple[str, ...]) -> str:
-        """``denied``: the bound paths a check could not read; ``judged``: those it read
-        (``()`` with nothing denied: every one)."""
+        """``denied``: the bound paths a check could not read; ``judged``: the paths (a
+        folder: what lies under it) it read (``()`` with nothing denied: every one)."""
         for path in [p for p in self._said if p not in denied]:
-            if path in judged or not (judged or denied):
+            if any(under(path, p) for p in judged) or not (judged or denied):
                 del self._said[path]  # read again
         for path, exc in denied.items():
             line = denied_line(exc, THEN) or f"cannot read {path}"

@@ -252,6 +252,7 @@ class Watcher:
         standing = self.unreadable.take(read.denied, read.paths)
         if standing:  # said once; the problem `status` shows while it lasts
             self._erred, self.problem = True, standing
+        self.error_count += bool(read.denied)  # counted at each check it fails, as a repeat
         if read.paths or not read.denied:  # an unreadable file keeps its last verdict
             self._take(read.items, full and not read.denied, read.paths)
         self.collector.follow(self.verdicts.searching(), since=now)
