@@ -82,7 +82,7 @@ def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
     if fix is None:  # the modes allow it already: a read-only mount, an immutable file
         paths = " and ".join(shell_word(str(p)) for p in (db.parent, db))
         return why, f" — make {paths} writable (a read-only mount or an immutable file)"
-    return why, f" — {fix if fix.startswith('another user') else 'make it writable: ' + fix}"
+    return why, f" — {'make it writable: ' + fix if fix.startswith('chmod') else fix}"
 
 
 def gap_closed(root: Path) -> None:

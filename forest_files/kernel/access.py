@@ -8,17 +8,19 @@ makes it and its folder readable and writable by its owner, or, when another use
 fails. A path in a state folder (``.git/forest``, kernel/state.py) is told the
 ``chmod -R`` or ``chown -R`` of that whole folder: what stopped one of its files
 stops the next (``forest ci`` on a read-only copy met a view, then a temporary file,
-then the audit log, one refusal each). The error boundary (doors/boundary.py), the
-state directories (kernel/state.py), the store's opening (store/connection.py), the
-watcher's log (doors/watch/watcher.py) and ``forest fsck`` (governance/fsck.py, its
-command alone) all say this one.
+then the audit log, one refusal each); a state folder that is a symlink is told the
+``rm`` of the link (kernel/state.py refuses one), naming its target. The error
+boundary (doors/boundary.py), the state directories (kernel/state.py), the store's
+opening (store/connection.py), the watcher's log (doors/watch/watcher.py) and
+``forest fsck`` (governance/fsck.py, its command alone) all say this one.
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
 (kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error;
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
-tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py
+tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py,
+tests/kernel/test_access_linked_state.py
 """
 
 from __future__ import annotations
@@ -36,6 +38,15 @@ def regain_access(path: str, *beside: str) -> str | None:
     mount, an immutable file: neither command helps, the caller says its own).
     ``beside``: files in the same folder used with it (a database's ``-wal`` and
     ``-shm``, made with its mode), judged and named with it when they exist."""
+    linked = _linked_state(path)
+    if linked is not None:
+        from forest_files.kernel.shellword import printable, shell_word
+
+        return (
+            f"{printable(linked)} is a symlink (to {printable(os.path.realpath(linked))}), "
+            "where forest-files keeps a folder of its own: remove the link, its target "
+            f"stays (rm -- {shell_word(linked)})"
+        )
     command = regain_command(path, *beside)
     if command is not None and command.startswith("sudo "):
         return f"another user owns it: {command}"
@@ -82,6 +93,9 @@ def regain_command(path: str, *beside: str) -> str | None:
 
     # absolute, each: a relative name the error gave (``-x``) would read as an option
     path, beside = os.path.abspath(path), tuple(map(os.path.abspath, beside))
+    linked = _linked_state(path)
+    if linked is not None:  # a chmod or chown of the link's name would fix its target only
+        return f"rm -- {shell_word(linked)}"
     folder = os.path.dirname(path)
     held = [folder, *(p for p in (path, *beside) if os.path.lexists(p) and p != folder)]
     state = _state_holding(path)
@@ -115,6 +129,14 @@ def _state_holding(path: str) -> str | None:
             return None
         folder = os.path.dirname(folder)
     return folder if _git_dir(os.path.dirname(folder)) and os.path.lexists(folder) else None
+
+
+def _linked_state(path: str) -> str | None:
+    """The state folder holding ``path`` when it is a symlink: every door that makes
+    its folders refuses it (kernel/state.py ``ensure_dir``), so its removal is the fix,
+    never a ``chmod -R`` or ``chown -R`` of the link (one the next command refuses)."""
+    state = _state_holding(os.path.abspath(path))
+    return state if state is not None and os.path.islink(state) else None
 
 
 def _git_dir(folder: str) -> bool:
