@@ -19,10 +19,9 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from forest_files.kernel.access import regain_access
+from forest_files.kernel.access import beyond_modes, regain_access
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME
-from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import shared_dir
 from forest_files.store.connection import damaged
 from forest_files.store.localdb import move_aside
@@ -80,8 +79,7 @@ def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
     # 0444 ones, and a fix naming the log alone would leave the warning (as the store's)
     fix = regain_access(str(db), f"{db}-wal", f"{db}-shm")
     if fix is None:  # the modes allow it already: a read-only mount, an immutable file
-        paths = " and ".join(shell_word(str(p)) for p in (db.parent, db))
-        return why, f" — make {paths} writable (a read-only mount or an immutable file)"
+        return why, f" — {beyond_modes(str(db))}"
     return why, f" — {'make it writable: ' + fix if fix.startswith('chmod') else fix}"
 
 

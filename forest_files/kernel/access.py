@@ -16,11 +16,12 @@ opening (store/connection.py), the watcher's log (doors/watch/watcher.py) and
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
-(kernel/shellword.py); ``denied_line``, the whole line for an EACCES/EPERM error;
+(kernel/shellword.py); ``beyond_modes``, the one advice when the modes allow it
+already; ``denied_line``, the whole line for an EACCES/EPERM error;
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py,
-tests/kernel/test_access_linked_state.py
+tests/kernel/test_access_linked_state.py, tests/store/test_access_beyond_modes.py
 """
 
 from __future__ import annotations
@@ -63,12 +64,26 @@ def denied_line(exc: BaseException, then: str = "run the command again") -> str 
         return None
     if not isinstance(exc.filename, (str, bytes, os.PathLike)):
         return None
-    from forest_files.kernel.shellword import printable, shell_word
+    from forest_files.kernel.shellword import printable
 
     path = os.fsdecode(exc.filename)
-    folder = shell_word(os.path.dirname(os.path.abspath(path)))
-    fix = regain_access(path) or f"make {folder} writable (its mode allows it already)"
+    fix = regain_access(path) or beyond_modes(path)
     return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then {then}"
+
+
+def beyond_modes(path: str) -> str:
+    """The one advice when ``regain_access`` finds nothing to change (this user owns
+    ``path`` and its folder, their modes allow it already): what stops it lies beyond
+    the modes, and no ``chmod`` or ``chown`` helps. Names the folder, and ``path`` when
+    it exists, absolute and quoted (kernel/shellword.py)."""
+    from forest_files.kernel.shellword import shell_word
+
+    path = os.path.abspath(path)
+    named = [os.path.dirname(path), *([path] if os.path.lexists(path) else [])]
+    return (
+        f"make {' and '.join(map(shell_word, named))} writable (their modes allow it "
+        "already: a read-only mount, an immutable flag or an ACL stops it)"
+    )
 
 
 def refused_beside(*beside: str) -> str | None:

@@ -9,7 +9,8 @@ Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 full": a full disk, a quota, a file-size limit) a ``NoSpace`` saying to free
 space, a file it cannot open or write (a read-only file or directory: SQLite's
 "unable to open" or "readonly database") one naming the ``chmod`` that makes it
-readable and writable, or the ``chown`` of another user's (kernel/access.py), naming
+readable and writable, or the ``chown`` of another user's, or, when the modes allow
+it already, the one advice beyond them (kernel/access.py ``beyond_modes``), naming
 the ``-wal`` or ``-shm`` beside it that stops the write when it is that one, a use
 after ``close()`` a ``ForestError``. A nested block whose error made SQLite roll
 the whole transaction back itself raises that error, never the "no such
@@ -201,16 +202,16 @@ def translate(
             "a quota or a file-size limit)"
         )
     if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
-        from forest_files.kernel.access import refused_beside, regain_access
+        from forest_files.kernel.access import beyond_modes, refused_beside, regain_access
 
-        # SQLite makes the -wal and -shm with the file's mode: a 0444 file leaves 0444 ones
-        beside = (f"{path}-wal", f"{path}-shm") if path else ()
-        fix = regain_access(path, *beside) if path else None
-        if fix is None:  # no path, or its modes allow it already (a read-only mount)
+        if not path:  # which file is not known: the words alone
             return ForestError(
                 f"{context}: {text}; make the file and its directory writable (SQLite "
                 "writes its journal beside it)"
             )
+        # SQLite makes the -wal and -shm with the file's mode: a 0444 file leaves 0444 ones
+        beside = (f"{path}-wal", f"{path}-shm")
+        fix = regain_access(path, *beside) or beyond_modes(path)
         # the database opened, its log did not: the file to name is the log, not the database
         why = refused_beside(*beside)
         text = f"{text} ({why})" if why else text
