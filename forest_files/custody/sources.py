@@ -11,8 +11,10 @@ Stores: nothing in the repository. ``ground_from`` replays into a throwaway
 index in a temporary directory; the working tree's ``.git/forest/woods.db`` is
 never opened.
 Refuses: a damaged or forged ledger (``LedgerError``, as replay and
-``read_ledger`` would); a body whose bytes do not hash to its name
-(``LedgerError``, code ``body-hash``); a conflicted (unmerged) ledger file or
+``read_ledger`` would); a symlink or submodule among a git source's ledger entries
+(``LinkedEntry``, code ``stray``, naming its path; a lenient read, ``strict=False``,
+skips it instead: its target is never read either way); a body whose bytes do not
+hash to its name (``LedgerError``, code ``body-hash``); a conflicted (unmerged) ledger file or
 forest.toml in the git index; a missing or invalid forest.toml
 (``ConfigError``); a revision that names no commit (``UnknownRef``).
 Returns: ``(LedgerSnapshot, BodyReader)``; ``ForestConfig``; ``GroundView``.
@@ -80,9 +82,12 @@ def ledger_blobs(
     *,
     keep_index_file: bool = False,
     with_bodies: bool = True,
+    refuse_links: bool = True,
 ) -> LedgerBlobs:
     """Where the segments and bodies of ``source`` (the git index or a commit) are
-    (``with_bodies=False``: the segments only, bodies not even listed)."""
+    (``with_bodies=False``: the segments only, bodies not even listed;
+    ``refuse_links=False``: a symlink or submodule is skipped, for a reader whose
+    faults ``verify`` reports, as the gate's judge of a range does)."""
     root = Path(repo_root)
     segments: dict[str, str] = {}
     bodies: dict[str, str] = {}
@@ -90,6 +95,8 @@ def ledger_blobs(
     prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
     for entry in git_entries(root, source, prefix, keep_index_file=keep_index_file):
         if entry.type != "blob" or entry.mode == "120000":
+            if not refuse_links:
+                continue  # never read: a stray verify names
             raise _linked(entry)  # git lists a link as such: never a missing ledger file
         # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
         parts = entry.path.removeprefix(LEDGER_PREFIX).split("/")
@@ -102,16 +109,27 @@ def ledger_blobs(
     return LedgerBlobs(MappingProxyType(segments), MappingProxyType(bodies))
 
 
+class LinkedEntry(LedgerError):
+    """A symlink or submodule at ``path`` among a git source's ledger entries (the CI
+    gate routes it by its path, ``said`` without the advice: gate/linked.py)."""
+
+    def __init__(self, reason: str, *, path: str, what: str) -> None:
+        super().__init__(reason, code="stray")
+        self.path = path
+        self.said = f"{path} is {what} in the ledger, which holds only regular files"
+
+
 def _linked(entry: TreeEntry) -> LedgerError:
     """A symlink or submodule among a git source's ledger entries: refused, so custody
     never silently shrinks to what is left (verify names it as a stray too)."""
     what = "a submodule" if entry.type == "commit" else "a symlink"
     path = shell_word(entry.path)
-    return LedgerError(
+    return LinkedEntry(
         f"{entry.path} is {what} in the ledger, which holds only regular files: remove it "
         f"(git rm -q --cached -r -- {path}) and restore the ledger's file "
         f"(git log -- {path} lists the commits that touched it)",
-        code="stray",
+        path=entry.path,
+        what=what,
     )
 
 
@@ -151,18 +169,27 @@ def segments_at(
 ) -> LedgerSnapshot:
     """The acts of ``source``'s segments (the git index or a commit), in one listing
     and one batch read; bodies are neither listed nor read. ``strict`` as for
-    ``snapshot_of``."""
-    by_name = segment_bytes_at(repo_root, source, keep_index_file=keep_index_file)
+    ``snapshot_of``; not strict, a symlink among the segments is skipped too."""
+    by_name = segment_bytes_at(
+        repo_root, source, keep_index_file=keep_index_file, refuse_links=strict
+    )
     return snapshot_of(by_name, strict=strict)
 
 
 def segment_bytes_at(
-    repo_root: Path | str, source: LedgerSource, *, keep_index_file: bool = False
+    repo_root: Path | str,
+    source: LedgerSource,
+    *,
+    keep_index_file: bool = False,
+    refuse_links: bool = True,
 ) -> dict[str, bytes]:
     """The bytes of ``source``'s segments by file name, undecoded (one listing, one
-    batch read; bodies neither listed nor read)."""
+    batch read; bodies neither listed nor read; ``refuse_links`` as for ``ledger_blobs``)."""
     root = Path(repo_root)
-    where = ledger_blobs(root, source, keep_index_file=keep_index_file, with_bodies=False)
+    where = ledger_blobs(
+        root, source, keep_index_file=keep_index_file, with_bodies=False,
+        refuse_links=refuse_links,
+    )  # fmt: skip
     data = gitio.cat_blobs(root, where.segments.values())
     return {name: data[blob] for name, blob in where.segments.items()}
 

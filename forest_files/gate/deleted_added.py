@@ -13,9 +13,10 @@ then empty. Moved out of judged_range.py, which asks it.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``TakenOut.route``: a deleted file's take-out, or None (asked once per path;
-a parent's dangling dependencies once, only for a deletion the other two let be).
+the range's links once, and a parent's dangling dependencies once, only for a deletion
+the others let be).
 Test: tests/gate/test_ci_added_segment.py, tests/gate/test_ci_unnamed_body_deleted.py,
-tests/gate/test_ci_dangling_deleted.py
+tests/gate/test_ci_dangling_deleted.py, tests/gate/test_ci_linked_stray.py
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ class TakenOut:
         self.rebase, self.deleted = rebase, deleted
         self._by_path: dict[str, Route | None] = {}
         self._dangling: dict[str, dict[str, Route]] = {}  # by the deleting commit's parent
+        self._links: dict[str, str] | None = None  # the links the range added: linked.py
 
     def route(self, deleted: Fault) -> Route | None:
         """``deleted``'s take-out from the commit of the range that added it at fault."""
@@ -50,9 +52,21 @@ class TakenOut:
 
         how = deleted_unnamed if deleted.cause == UNNAMED else deleted_unsound
         found = how(self.top, path, merge_base=self.merge_base, head=self.head, rebase=self.rebase)
-        if found is not None or deleted.cause == UNNAMED or deleted.parent is None:
+        if found is not None or deleted.cause == UNNAMED:
+            return found
+        found = self._linked(path)
+        if found is not None or deleted.parent is None:
             return found
         return self._dangling_at(deleted.parent).get(path)
+
+    def _linked(self, path: str) -> Route | None:
+        """A link named like a segment the range added: its take-out (linked.py; the
+        range's links asked of git once)."""
+        from forest_files.gate.linked import deleted_linked, links_added
+
+        if self._links is None:
+            self._links = links_added(self.top, self.merge_base, self.head)
+        return deleted_linked(self._links, path, head=self.head, rebase=self.rebase)
 
     def _dangling_at(self, parent: str) -> dict[str, Route]:
         from forest_files.gate.dangling import Placing, deleted_dangling

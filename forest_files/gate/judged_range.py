@@ -33,7 +33,7 @@ from forest_files.check.explain import explain
 from forest_files.check.findings import Reported, Route
 from forest_files.check.opening import open_custody
 from forest_files.custody.content import GitTreeSource
-from forest_files.custody.sources import config_from
+from forest_files.custody.sources import LinkedEntry, config_from
 from forest_files.gate.config_governance import Listed
 from forest_files.gate.deleted_added import TakenOut
 from forest_files.gate.folder_head import folder_routes_at
@@ -60,6 +60,8 @@ def replay_fault(top: Path, head: str, exc: LedgerError) -> Fault:
     segment = exc.segment
     if segment is None and exc.act_id is not None:
         segment = acts_at(top, head).origin(exc.act_id)
+    if isinstance(exc, LinkedEntry):  # a link: routed by its path (linked.py)
+        return Fault(exc.code, None, None, None, exc.said, path=exc.path)
     return Fault(exc.code, segment, exc.line, exc.act_id, exc.reason)
 
 
@@ -201,16 +203,18 @@ class JudgedRange:
     def ledger_faults(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         """``at``'s ledger faults, a dangling dependency with its routes (dangling.py),
         placed in the range whose faults are ``ranged``; a segment the range added
-        that does not verify, or a body no act names it added, taken out of the commit
-        that added it (added_segment.py)."""
+        that does not verify, a body no act names or a link it added, taken out of the
+        commit that added it (added_segment.py, linked.py)."""
         found = self._dangling(at, faults, ranged)
         if self.merge_base is None:
             return found
         from forest_files.gate.added_segment import routed
+        from forest_files.gate.linked import linked_routes
 
         deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
         unnamed = frozenset(f.path for f in faults if f.cause == UNNAMED and f.path)
-        return routed(self.top, found, self.head, self._rebase(), deleted, unnamed)
+        found = routed(self.top, found, self.head, self._rebase(), deleted, unnamed)
+        return linked_routes(self.top, found, self.head, self._rebase(), later=at != self.head)
 
     def _dangling(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         from forest_files.gate.dangling import Placing, dangling_routes

@@ -36,9 +36,14 @@ class Added(NamedTuple):
     blob: str
 
 
-def _records(raw: bytes) -> Iterator[tuple[str, str, str, str]]:
+_FILES = ("100644", "100755")
+_LINKS = ("120000", "160000")  # a symlink, a submodule
+
+
+def _records(raw: bytes, modes: Sequence[str] = _FILES) -> Iterator[tuple[str, str, str, str]]:
     """(commit, status, blob, path) of ``git log -z --raw --format='commit %H'``, only
-    regular files (a symlink or a submodule is never a ledger file). A merge's combined
+    regular files (a symlink or a submodule is never a ledger file; ``modes``: which
+    entries are kept). A merge's combined
     record (``-c``: one colon, mode and blob per parent, then the result's) gives the
     result's mode and blob."""
     fields = iter(decode(raw).split("\0"))
@@ -52,7 +57,7 @@ def _records(raw: bytes) -> Iterator[tuple[str, str, str, str]]:
             words = field[parents:].split(" ")
             mode, blob, status = words[parents], words[2 * parents + 1], words[-1]
             path = next(fields)
-            if mode in ("100644", "100755"):
+            if mode in modes:
                 yield commit, status[:1], blob, path
 
 
@@ -81,17 +86,20 @@ def paths_added(repo: Path | str, paths: Sequence[str]) -> list[Added]:
     return [Added(c, p, b) for c, _, b, p in _records(run_git(repo, args).stdout)]
 
 
-def first_added(repo: Path | str, rev_range: str, paths: Sequence[str]) -> dict[str, str]:
+def first_added(
+    repo: Path | str, rev_range: str, paths: Sequence[str], *, links: bool = False
+) -> dict[str, str]:
     """For each of ``paths`` the oldest commit of ``rev_range`` that added it (paths no
     commit of the range added are left out; parents before children,
-    ``--topo-order``): a merge only when none of its parents held it."""
+    ``--topo-order``): a merge only when none of its parents held it. ``links``: the
+    symlinks and submodules at or under ``paths`` instead of the regular files."""
     refuse_option(rev_range, "range")
     if not paths:
         return {}
     args = [*_LOG, _MERGES, "--topo-order", "--reverse", "--diff-filter=A"]
     args += ["--end-of-options", rev_range, "--", *paths]
     out: dict[str, str] = {}
-    for commit, _, _, path in _records(run_git(repo, args).stdout):
+    for commit, _, _, path in _records(run_git(repo, args).stdout, _LINKS if links else _FILES):
         out.setdefault(path, commit)
     return out
 

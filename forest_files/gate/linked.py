@@ -1,0 +1,91 @@
+"""A symlink or submodule under .forest/ledger that a commit of the range added: taken out
+of that commit.
+
+A ledger holds regular files only. A link there is a ``stray``, but no removal
+committed on top clears it: every commit that still holds it is refused when its
+ledger is read (custody/sources.py ``LinkedEntry``), so the gate judged that commit's
+ledger broken, with advice (``git rm --cached``, "restore the ledger's file") that
+fits no link a branch added; and a link named like a segment, removed, was a
+``ledger-deleted`` whose put-back brought the link back. Its one route takes it out
+of the commit that added it, as a segment that does not verify is (added_segment.py):
+``git rm`` and an amend of HEAD when HEAD added it, else the same at a ``git rebase
+-i`` stopped there (rebase.py ``in_commit``), every link that commit added at once;
+its note says a later commit that deleted it is then empty. The gate reads a link
+from git only as git lists it (a mode, its target's name as a blob): never through it.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``linked_routes``: the findings, each at such a link given that route (one
+``git log`` for the range, only when a finding is a ``stray``); ``deleted_linked``:
+that route for the deletion of such a link, or None (deleted_added.py asks it).
+Test: tests/gate/test_ci_linked_stray.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.check.findings import Reported, Route
+from forest_files.gate.rebase import Rebase, Wording, in_commit
+from forest_files.kernel.paths import LEDGER_PREFIX
+from forest_files.kernel.shellword import git_step, in_batches
+
+_LEDGER = LEDGER_PREFIX.rstrip("/")
+_TAKE_OUT = Wording("take the link out of HEAD", "take the link out of", "added it")
+_NEVER_READ = "a ledger holds regular files only: no act goes with a link"
+
+
+def links_added(top: Path, merge_base: str, head: str) -> dict[str, str]:
+    """Each symlink or submodule under the ledger a commit of the range added, with the
+    oldest commit that added it (one ``git log``)."""
+    return gitio.first_added(top, f"{merge_base}..{head}", [_LEDGER], links=True)
+
+
+def linked_routes(
+    top: Path, found: Sequence[Reported], head: str, rebase: Rebase, *, later: bool
+) -> list[Reported]:
+    """``found``, each ``stray`` at a link a commit of the range added given the route
+    that takes it out of that commit; ``later``: HEAD no longer holds them (a later
+    commit deleted them, which the rewrite leaves empty)."""
+    if not any(r.finding.detail.startswith("stray:") for r in found):
+        return list(found)
+    added = links_added(top, rebase.merge_base, head)
+    routes = _routes(added, head, rebase, later=later)
+    return [
+        r._replace(routes=(routes[r.path],))
+        if r.path in routes and r.finding.detail.startswith("stray:")
+        else r
+        for r in found
+    ]
+
+
+def deleted_linked(
+    added: Mapping[str, str], path: str, *, head: str, rebase: Rebase
+) -> Route | None:
+    """The route of a ``ledger-deleted`` at ``path`` (a link named like a segment) when
+    a commit of the range added it as a link (``added``: ``links_added``): taken out of
+    that commit, the deletion then empty; None when the range added no link there."""
+    if path not in added:
+        return None
+    return _routes(added, head, rebase, later=True)[path]
+
+
+def _routes(
+    added: Mapping[str, str], head: str, rebase: Rebase, *, later: bool
+) -> dict[str, Route]:
+    """One take-out per commit, of every link it added, by the path of each."""
+    by_commit: dict[str, list[str]] = {}
+    for path, commit in sorted(added.items()):
+        by_commit.setdefault(commit, []).append(path)
+    words = _TAKE_OUT._replace(later="deleted it") if later else _TAKE_OUT
+    routes: dict[str, Route] = {}
+    for commit, paths in by_commit.items():
+        steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), paths))
+        route = in_commit(commit, steps, words, head=head, rebase=rebase, also=_NEVER_READ)
+        routes.update(dict.fromkeys(paths, route))
+    return routes
+
+
+__all__ = ["deleted_linked", "linked_routes", "links_added"]
