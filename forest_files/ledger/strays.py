@@ -16,15 +16,16 @@ pasted into a shell at the repository root (``rm --`` for a file, ``rm -r --``
 for a directory, or ``git rm`` for a commit's tree; the path shell-quoted, a
 literal pathspec to git); ``removal_steps``: on disk, a stray git's index holds
 removed from the index too (``git rm -f``; a directory ``git rm -r --cached``,
-then ``rm -r``), so its deletion is staged for the next commit.
-Test: tests/ledger/test_ledger_strays.py
+then ``rm -r``), so its deletion is staged for the next commit; ``strays_gone``: a
+stray the index holds that is gone from the disk, removed with ``git rm --cached``.
+Test: tests/ledger/test_ledger_strays.py, tests/gate/test_verify_stray_gone_from_disk.py
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,6 +47,7 @@ class Stray:
     rel: str
     is_dir: bool
     why: str
+    gone: bool = False  # deleted from the disk, git's index still holding it
 
     def path(self) -> str:
         """The path relative to the repository root."""
@@ -72,6 +74,9 @@ class Stray:
         ``-f``: git refuses a file edited since it was staged, and a stray is garbage;
         a directory may hold files git does not track beside those it does: the index
         let go of, then the whole directory removed."""
+        if self.gone:  # only the index holds it: its deletion staged, nothing on disk
+            recursive = ("-r",) if self.is_dir else ()
+            return (git_step("rm", *recursive, "-q", "--cached", "--", self.path()),)
         prefix = f"{self.rel}/"
         held = self.rel in indexed or (self.is_dir and any(p.startswith(prefix) for p in indexed))
         if tool != "rm" or not held:
@@ -173,3 +178,24 @@ def strays_on_disk(ledger_dir: Path | str) -> list[Stray]:
     out: list[Stray] = []
     _scan(os.fspath(ledger_dir), (), out)
     return sorted(out, key=lambda s: s.rel)
+
+
+_GONE = "deleted from the disk, but git's index still holds it (its deletion is not staged)"
+
+
+def strays_gone(
+    ledger_dir: Path | str, indexed: Mapping[str, bool], found: Iterable[Stray]
+) -> list[Stray]:
+    """Strays git's index holds (``indexed``: path under the ledger -> a regular file)
+    that are gone from the disk (an ``rm`` without ``git rm``): the next commit still
+    holds them, so verify names them too, their removal ``git rm --cached``; none at or
+    under a stray already ``found`` on disk (its removal covers the index)."""
+    held = {s.rel for s in found}
+    out = []
+    for stray in strays_in_tree(indexed.items()):
+        parts = stray.rel.split("/")
+        if any("/".join(parts[:n]) in held for n in range(1, len(parts) + 1)):
+            continue
+        if not os.path.lexists(os.path.join(ledger_dir, stray.rel)):
+            out.append(Stray(stray.rel, stray.is_dir, f"{stray.why}; {_GONE}", gone=True))
+    return out

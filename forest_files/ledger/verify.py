@@ -32,7 +32,7 @@ from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.fault import body_unhashed
 from forest_files.ledger.segment_files import SEGMENT_SUFFIX, segment_paths
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENTS_DIR, parse_segment
-from forest_files.ledger.strays import Stray, steps_line, strays_on_disk
+from forest_files.ledger.strays import Stray, steps_line, strays_gone, strays_on_disk
 
 FAULT_CODES = frozenset(
     {
@@ -270,16 +270,19 @@ def removal_of_all(faults: Iterable[Fault]) -> tuple[tuple[str, ...], ...]:
     return in_batches(("rm", "--"), files)
 
 
-def verify_ledger(ledger_dir: Path, *, indexed: Collection[str] = ()) -> VerifyReport:
+def verify_ledger(ledger_dir: Path, *, indexed: Mapping[str, bool] | None = None) -> VerifyReport:
     """Every fault of the ledger at ``ledger_dir``, in a stable order; its strays
     named by their path under ``.forest/ledger/``, to be removed with ``rm``, or
-    ``git rm`` when git's index holds them. ``indexed``: the paths under the ledger
-    the index holds; a body file among them is never called unnamed here (its
-    segment, if deleted, is git's to restore)."""
+    ``git rm`` when git's index holds them (one the index holds that is gone from the
+    disk too: ``strays_gone``). ``indexed``: the paths under the ledger the index
+    holds, each with whether it is a regular file; a body file among them is never
+    called unnamed here (its segment, if deleted, is git's to restore)."""
+    indexed = indexed or {}
     body_dir = f"{BODIES_DIR}/"
     tracked = {p.removeprefix(body_dir) for p in indexed if p.startswith(body_dir)}
     ledger_dir = Path(ledger_dir)
     strays = strays_on_disk(ledger_dir)
+    strays += strays_gone(ledger_dir, indexed, strays)
     stray_paths = {s.rel for s in strays}  # each reported once, as a stray, and not read
     segments = [
         (p.name, p.read_bytes())

@@ -56,15 +56,15 @@ class LedgerFaults(StoreCorruption):
     """``forest verify`` found faults (exit 3)."""
 
 
-def _indexed(root: Path) -> frozenset[str]:
-    """The ledger's files git's index holds, by their path under the ledger."""
+def _indexed(root: Path) -> dict[str, bool]:
+    """The ledger's files git's index holds, by their path under the ledger: whether
+    each is a regular file."""
     from forest_files import gitio
     from forest_files.kernel.paths import LEDGER_PREFIX
 
     entries = gitio.ls_files_stage(root, LEDGER_PREFIX)
-    return frozenset(
-        e.path.removeprefix(LEDGER_PREFIX) for e in entries if e.path.startswith(LEDGER_PREFIX)
-    )
+    held = (e for e in entries if e.path.startswith(LEDGER_PREFIX))
+    return {e.path.removeprefix(LEDGER_PREFIX): e.mode in ("100644", "100755") for e in held}
 
 
 def _from_here(f: Fault) -> Fault:
