@@ -25,9 +25,8 @@ import pytest
 from forest_files.check.findings import Route
 from forest_files.gate.ci import run_gate
 from tests.helpers.cli import ok
-from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, pasted_under_hooks, write
-from tests.helpers.ledger import committed_segment
+from tests.helpers.ledger import committed_segment, hooked_repo
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
@@ -37,13 +36,6 @@ DAMAGED = {
     "not-json": (b"not json\n", None),
     "misnamed": (b'{"v":1}\n', "0" * 64),
 }
-
-
-def _hooked_branch(tmp_path: Path) -> Path:
-    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
-    ok(root, "hooks", "install")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
 
 
 def _route(root: Path, rel: str) -> Route:
@@ -57,7 +49,7 @@ def _route(root: Path, rel: str) -> Route:
 def test_ci_segment_added_by_head_take_out_pasted_under_hooks_recovers(
     tmp_path: Path, damage: str
 ) -> None:
-    root = _hooked_branch(tmp_path)
+    root = hooked_repo(tmp_path)
     rel = committed_segment(root, *DAMAGED[damage])
     route = _route(root, rel)
     assert route.label == "take the segment out of HEAD"
@@ -69,7 +61,7 @@ def test_ci_segment_added_by_head_take_out_pasted_under_hooks_recovers(
 def test_ci_segment_added_earlier_take_out_at_stop_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _hooked_branch(tmp_path)
+    root = hooked_repo(tmp_path)
     rel = committed_segment(root, *DAMAGED["not-json"])
     bad = git(root, "rev-parse", "HEAD")
     write(root, "b.md", "later\n")
@@ -87,7 +79,7 @@ def test_ci_segment_added_earlier_take_out_at_stop_pasted_under_hooks_recovers(
 def test_hook_amend_deleting_sound_segment_head_added_refused(tmp_path: Path) -> None:
     """A sound segment HEAD added (an adoption) stays guarded: the hook cannot tell an
     amend from a commit on top, and an act would go."""
-    root = _hooked_branch(tmp_path)
+    root = hooked_repo(tmp_path)
     write(root, "b.md", "# B\n\nsecond\n")
     ok(root, "adopt", "b.md", "--words", "b canon")
     commit_all(root, "adopt b")
@@ -103,7 +95,7 @@ def test_hook_amend_dropping_own_adoption_undo_route_pasted_recovers(tmp_path: P
     """``git commit --amend`` that drops the adoption HEAD recorded: beside the put-back,
     the refusal routes ``git reset --soft HEAD~1`` (HEAD not yet pushed); pasted, the
     adoption is gone from the branch and the next commit passes the hook."""
-    root = _hooked_branch(tmp_path)
+    root = hooked_repo(tmp_path)
     write(root, "b.md", "# B\n\nsecond\n")
     ok(root, "adopt", "b.md", "--words", "b canon")
     commit_all(root, "adopt b")

@@ -17,7 +17,6 @@ into bash.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shlex
 from pathlib import Path
@@ -25,37 +24,20 @@ from pathlib import Path
 import pytest
 
 from forest_files.gate.ci import run_gate
-from tests.helpers.cli import ok
-from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, pasted_under_hooks, write
+from tests.helpers.ledger import hooked_repo, stray_body
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
 BODIES = ".forest/ledger/bodies"
 
 
-def _hooked(tmp_path: Path) -> Path:
-    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
-    ok(root, "hooks", "install")
-    return root
-
-
-def _stray_body(root: Path, text: bytes = b"text nobody adopted\n") -> str:
-    """A body file no act names, committed past the hooks; its path."""
-    digest = hashlib.sha256(text).hexdigest()
-    rel = f"{BODIES}/{digest[:2]}/{digest}.txt"
-    write(root, rel, text)
-    git(root, "add", "--", rel)
-    git(root, "commit", "-q", "--no-verify", "-m", "a stray body")
-    return rel
-
-
 def test_ci_unnamed_body_added_then_deleted_one_take_out_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _hooked(tmp_path)
+    root = hooked_repo(tmp_path, None)
     git(root, "checkout", "-q", "-b", "feature")
-    rel = _stray_body(root)
+    rel = stray_body(root)
     bad = git(root, "rev-parse", "HEAD")
     pasted_under_hooks(root, f"git rm -q -- {rel} && git commit -q -m 'drop the stray'")
     report = run_gate(root, "main")
@@ -79,8 +61,8 @@ def test_ci_unnamed_body_added_then_deleted_one_take_out_pasted_under_hooks_reco
 
 
 def test_ci_unnamed_body_from_base_git_rm_pasted_under_hooks_recovers(tmp_path: Path) -> None:
-    root = _hooked(tmp_path)
-    rel = _stray_body(root)  # on main: the base brings it
+    root = hooked_repo(tmp_path, None)
+    rel = stray_body(root)  # on main: the base brings it
     git(root, "checkout", "-q", "-b", "feature")
     write(root, "b.md", "work\n")
     commit_all(root, "work")
@@ -98,7 +80,7 @@ def test_ci_body_of_segment_deleted_earlier_then_deleted_detected(tmp_path: Path
     """The segment naming a body deleted past the hooks, then the body under them (the
     hook sees no segment naming it any more): the gate still refuses both deletions,
     each put back in its own commit in one round."""
-    root = _hooked(tmp_path)
+    root = hooked_repo(tmp_path, None)
     git(root, "checkout", "-q", "-b", "feature")
     files = git(root, "ls-files", "--", ".forest/ledger").splitlines()
     (segment,) = [p for p in files if "/segments/" in p]

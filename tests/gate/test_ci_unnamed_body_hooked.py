@@ -17,7 +17,6 @@ into bash.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import shlex
 from pathlib import Path
@@ -27,30 +26,13 @@ import pytest
 from forest_files.check.findings import Route
 from forest_files.gate.ci import run_gate
 from tests.helpers.cli import ok
-from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, pasted_under_hooks, write
+from tests.helpers.ledger import hooked_repo, stray_body
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
 SEGMENTS = ".forest/ledger/segments"
 BODIES = ".forest/ledger/bodies"
-
-
-def _hooked_branch(tmp_path: Path) -> Path:
-    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
-    ok(root, "hooks", "install")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
-
-
-def _stray_body(root: Path, text: bytes = b"text nobody adopted\n") -> str:
-    """A body file no act names, committed past the hooks; its path."""
-    digest = hashlib.sha256(text).hexdigest()
-    rel = f"{BODIES}/{digest[:2]}/{digest}.txt"
-    write(root, rel, text)
-    git(root, "add", "--", rel)
-    git(root, "commit", "-q", "--no-verify", "-m", "a stray body")
-    return rel
 
 
 def _route(root: Path, rel: str) -> Route:
@@ -63,8 +45,8 @@ def _route(root: Path, rel: str) -> Route:
 def test_ci_unnamed_body_added_by_head_take_out_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _hooked_branch(tmp_path)
-    rel = _stray_body(root)
+    root = hooked_repo(tmp_path)
+    rel = stray_body(root)
     route = _route(root, rel)
     assert route.label == "take the body out of HEAD"
     pasted_under_hooks(root, route.command)
@@ -76,8 +58,8 @@ def test_ci_unnamed_body_added_by_head_take_out_pasted_under_hooks_recovers(
 def test_ci_unnamed_body_added_earlier_take_out_at_stop_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _hooked_branch(tmp_path)
-    rel = _stray_body(root)
+    root = hooked_repo(tmp_path)
+    rel = stray_body(root)
     bad = git(root, "rev-parse", "HEAD")
     write(root, "b.md", "later\n")
     commit_all(root, "later")
@@ -116,7 +98,7 @@ def _deletion_refused(root: Path, *paths: str) -> str:
 
 
 def test_hook_deleting_body_a_sound_segment_names_refused(tmp_path: Path) -> None:
-    root = _hooked_branch(tmp_path)
+    root = hooked_repo(tmp_path)
     _, body = _named_body(root)
     said = _deletion_refused(root, body)
     assert f"body {body.rpartition('/')[2][:12]}" in said
@@ -130,7 +112,7 @@ def test_hook_deleting_body_an_overwritten_segment_names_refused(
     the body: the hook lets the damaged segment go (removing garbage), but its bytes at
     HEAD still name the body, which the gate's put-back of that segment needs, so the
     body's deletion stays refused."""
-    root = _hooked_branch(tmp_path)
+    root = hooked_repo(tmp_path)
     segment, body = _named_body(root)
     data = (root / segment).read_bytes()
     data = data[:-2] if damage == "truncated" else b"not json\n" + data

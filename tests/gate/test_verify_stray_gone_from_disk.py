@@ -21,21 +21,14 @@ from pathlib import Path
 import pytest
 
 from forest_files.gate.ci import run_gate
-from tests.helpers.cli import forest, ok
-from tests.helpers.custody import adopted_repo
+from tests.helpers.cli import forest
 from tests.helpers.git import git, pasted_under_hooks, write
+from tests.helpers.ledger import hooked_repo
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
 LEDGER = ".forest/ledger"
 LINK = "segments/" + "b" * 64 + ".jsonl"  # a symlink named like a segment
-
-
-def _hooked_feature(tmp_path: Path) -> Path:
-    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
-    ok(root, "hooks", "install")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
 
 
 def _committed_past_hooks(root: Path) -> None:
@@ -62,7 +55,7 @@ def _gone_routes(root: Path) -> set[str]:
 def test_verify_stray_tracked_deleted_from_disk_git_rm_cached_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _hooked_feature(tmp_path)
+    root = hooked_repo(tmp_path)
     write(root, f"{LEDGER}/segments/notes.txt", "forged\n")
     write(root, f"{LEDGER}/odd/y.txt", "a directory git tracks\n")
     write(root, f"{LEDGER}/odd/deeper/z.txt", "and deeper\n")
@@ -85,7 +78,7 @@ def test_verify_symlink_tracked_deleted_from_disk_git_rm_cached_pasted_under_hoo
     tmp_path: Path,
 ) -> None:
     """A symlink named like a segment: by its name alone no stray, by git's mode one."""
-    root = _hooked_feature(tmp_path)
+    root = hooked_repo(tmp_path)
     os.symlink("../../../a.md", root / LEDGER / LINK)
     _committed_past_hooks(root)
     os.remove(root / LEDGER / LINK)

@@ -23,20 +23,13 @@ from typing import Any
 import pytest
 
 from forest_files.gate.ci import run_gate
-from tests.helpers.cli import forest, ok
-from tests.helpers.custody import adopted_repo
+from tests.helpers.cli import forest
 from tests.helpers.git import git, pasted_under_hooks, write
+from tests.helpers.ledger import hooked_repo
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
 LEDGER = ".forest/ledger"
-
-
-def _hooked_feature(tmp_path: Path) -> Path:
-    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
-    ok(root, "hooks", "install")
-    git(root, "checkout", "-q", "-b", "feature")
-    return root
 
 
 def _committed_past_hooks(root: Path) -> None:
@@ -59,7 +52,7 @@ def _stray_routes(root: Path) -> list[dict[str, Any]]:
 
 
 def test_verify_stray_tracked_git_rm_pasted_under_hooks_recovers(tmp_path: Path) -> None:
-    root = _hooked_feature(tmp_path)
+    root = hooked_repo(tmp_path)
     write(root, f"{LEDGER}/segments/notes.txt", "forged\n")
     write(root, f"{LEDGER}/bodies/ab/x.tmp", "temp\n")
     write(root, f"{LEDGER}/odd/y.txt", "a directory git tracks\n")
@@ -83,7 +76,7 @@ def test_verify_stray_tracked_git_rm_pasted_under_hooks_recovers(tmp_path: Path)
 def test_verify_stray_tracked_symlink_git_rm_pasted_under_hooks_recovers(
     tmp_path: Path,
 ) -> None:
-    root = _hooked_feature(tmp_path)
+    root = hooked_repo(tmp_path)
     os.symlink("../../../a.md", root / LEDGER / "segments" / "link.jsonl")
     _committed_past_hooks(root)
     (route,) = _stray_routes(root)

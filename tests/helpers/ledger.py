@@ -49,3 +49,32 @@ def committed_segment(root: Path, data: bytes, name: str | None = None) -> str:
     git(root, "add", "--", rel)
     git(root, "commit", "-q", "--no-verify", "-m", "a hand-written segment")
     return rel
+
+
+def stray_body(root: Path, text: bytes = b"text nobody adopted\n") -> str:
+    """A body file no act names (``text``, named by its hash), committed past the hooks
+    (``--no-verify``); its path."""
+    import hashlib
+
+    from tests.helpers.git import git, write
+
+    digest = hashlib.sha256(text).hexdigest()
+    rel = f".forest/ledger/bodies/{digest[:2]}/{digest}.txt"
+    write(root, rel, text)
+    git(root, "add", "--", rel)
+    git(root, "commit", "-q", "--no-verify", "-m", "a stray body")
+    return rel
+
+
+def hooked_repo(tmp_path: Path, branch: str | None = "feature") -> Path:
+    """A repository with ``a.md`` adopted and committed on main, the hooks installed by
+    ``forest hooks install``, checked out on a new ``branch`` (None: main)."""
+    from tests.helpers.cli import ok
+    from tests.helpers.custody import adopted_repo
+    from tests.helpers.git import git
+
+    root = adopted_repo(tmp_path, "a.md", "# A\n\nfirst\n")
+    ok(root, "hooks", "install")
+    if branch is not None:
+        git(root, "checkout", "-q", "-b", branch)
+    return root
