@@ -23,7 +23,7 @@ recorded (only a commit the disk refuses after it leaves the proposal open: the 
 listing closes it as rebound by hand).
 Returns: ``Rebind`` values; ``adopt_rebind`` the new selector.
 Test: tests/proposals/test_rebinds.py, tests/proposals/test_rebinds_store_errors.py,
-tests/doors/test_watch_rename_locked_said.py
+tests/doors/test_watch_rename_retry.py
 """
 
 from __future__ import annotations
