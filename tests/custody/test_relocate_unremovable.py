@@ -15,17 +15,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
-import pytest
-
 from forest_files.custody.relocate_copy import NOTED
 from tests.custody.test_relocate import _old_layout
-from tests.helpers.cli import FOREST
-from tests.helpers.git import git_env
+from tests.helpers.cli import console
+from tests.helpers.immutable import immutable
 from tests.helpers.state import shared_state
 
 
@@ -33,29 +30,14 @@ from tests.helpers.state import shared_state
 def _undeletable(path: Path) -> Iterator[None]:
     """``path`` that this user cannot remove, while the block runs."""
     if os.geteuid() == 0:  # root removes a file from a read-only folder: make it immutable
-        if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode:
-            pytest.skip("chattr +i is not available here")
-        try:
+        with immutable(path):
             yield
-        finally:
-            subprocess.run(["chattr", "-i", str(path)], check=True)
         return
     os.chmod(path.parent, 0o555)
     try:
         yield
     finally:
         os.chmod(path.parent, 0o755)
-
-
-def _run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [FOREST, *args],
-        cwd=root,
-        env={**os.environ, **git_env()},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def _records(path: Path) -> list[tuple[object, ...]]:
@@ -70,21 +52,21 @@ def test_old_layout_unremovable_source_never_copied_again_recovers(tmp_path: Pat
     old = _records(tmp_path / "old-audit.db")
     state = shared_state(root)
     with _undeletable(old_log):
-        first = _run(root, "status")
+        first = console(root, "status")
         assert first.returncode == 0, first.stderr
         (root / "a.md").write_text((root / "a.md").read_text().replace("kept", "changed"))
-        assert _run(root, "check").returncode == 1  # a drift: the log in use grows
+        assert console(root, "check").returncode == 1  # a drift: the log in use grows
         grown = _records(state / "audit.db")
         assert len(grown) > len(old)
         for _ in range(2):  # each opens the log in use (a drift recorded), after the move
-            again = _run(root, "check")
+            again = console(root, "check")
             assert again.returncode == 1, again.stderr
             assert "legacy" not in again.stderr, again.stderr
         assert not (state / "legacy").exists(), sorted(p.name for p in state.iterdir())
         assert old_log.read_bytes() == kept[".forest/audit.db"]  # still there, whole
         assert (state / NOTED).exists()
         assert "could not remove .forest/audit.db after copying it" in first.stderr
-    last = _run(root, "check")  # it can be removed now: removed, the note with it
+    last = console(root, "check")  # it can be removed now: removed, the note with it
     assert last.returncode == 1, last.stderr
     assert not old_log.exists()
     assert not (state / NOTED).exists()
