@@ -10,7 +10,8 @@ selector can name (``unnameable``, ``control-name``: its route renames it). Neve
 section text.
 Also each heading's canonical selector path (``canonical_paths``); a file's text,
 headings and front matter are read through check/front_matter.py.
-Test: tests/check/test_coverage.py, tests/doors/test_printed_where_typed.py
+Test: tests/check/test_coverage.py, tests/doors/test_printed_where_typed.py,
+      tests/check/test_coverage_unreadable.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
 heading binding covers that heading and every heading inside its section. A region
@@ -22,7 +23,8 @@ Cheap by construction: the path list is walked once and matched against the glob
 a file is read only when no whole-file binding already covers it; Markdown is
 parsed only for a ``headings`` rule and front matter read only for a ``when`` one.
 A file whose front matter cannot be judged (not UTF-8, a key given twice) is held
-to its rule: coverage fails closed.
+to its rule, and one this user may not read (mode 000) stops the check with its
+``chmod`` (``in_source`` asks the source's ``special``): coverage fails closed.
 """
 
 from __future__ import annotations
@@ -101,7 +103,21 @@ def in_source(
 
     prefixes = tuple(within)
     paths = [p for p in source.paths() if not prefixes or any(under(p, x) for x in prefixes)]
-    return unbound(rules, paths, source.read, bindings, bind)
+    return unbound(rules, paths, _closed_read(source), bindings, bind)
+
+
+def _closed_read(source: ContentSource) -> Reader:
+    """``source.read`` that asks ``source.special`` of a path it could not read: a file
+    this user may not read raises its PermissionError (the door names its ``chmod``)
+    rather than pass as "not a regular file": coverage fails closed."""
+
+    def read(path: str) -> bytes | None:
+        data = source.read(path)
+        if data is None:
+            source.special(path)  # raises for a denied path; a symlink's kind is not needed
+        return data
+
+    return read
 
 
 def _finding(

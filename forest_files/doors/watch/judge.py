@@ -6,16 +6,18 @@ taken only if it still hashes to what the check judged. Nothing else: no
 ledger segment, no ground, no index row the check would not write anyway.
 Refuses: nothing; a busy index is retried with backoff (then ``StoreBusy``
 goes up and the batch is held, never lost); a failure on one section is
-logged and the rest go on. A bound file this user may not read (the check
-raises its PermissionError rather than call it missing) is set aside and the
-rest judged without it (``check_readable``): one unreadable file does not hide
-every other file's drift, nor a ``[require]`` gap in another file.
+logged and the rest go on. A bound file, or one ``[require]`` names, this user
+may not read (the check raises its PermissionError rather than call it missing
+or pass it by) is set aside and the rest judged without it (``check_readable``):
+one unreadable file does not hide every other file's drift, nor a ``[require]``
+gap in another file.
 Returns: ``Judged`` — the findings that changed since the last verdict and
 the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself); ``Readable`` — a check's findings, the paths it
 judged, and the bound paths it could not read.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py,
-tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py
+tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py,
+tests/doors/test_watch_unreadable_required.py
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 from forest_files.check.findings import Reported
 from forest_files.check.path import run_check
 from forest_files.check.text import block, headline
+from forest_files.doors.watch.events import BoundSet
 from forest_files.doors.watch.journal import Journal
 from forest_files.kernel.errors import ForestError, StoreBusy
 from forest_files.kernel.hashing import hash_body
@@ -64,18 +67,19 @@ def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Rep
 class Readable:
     items: list[Reported]
     paths: tuple[str, ...]  # what was judged: () for everything
-    denied: dict[str, PermissionError]  # bound path -> why this user may not read it
+    denied: dict[str, PermissionError]  # watched path -> why this user may not read it
 
 
 def check_readable(
-    root: Path, paths: tuple[str, ...], stop: threading.Event, bound: frozenset[str]
+    root: Path, paths: tuple[str, ...], stop: threading.Event, bound: BoundSet
 ) -> Readable:
-    """``check``, judged again without each bound path (of ``bound``) this user may not
-    read, until one passes: every other binding keeps its verdict. For ``paths`` ``()``
-    the judged subset is every bound path and every other file beside the unreadable
-    ones (``_rest``), so ``[require]`` coverage judges every readable file; what needs
-    the unreadable file (its own coverage, a contest of it or of no file) keeps its last
-    verdict until it is read again. One more check per unreadable file."""
+    """``check``, judged again without each path ``bound`` wants (a bound file, one
+    ``[require]`` names) this user may not read, until one passes: every other binding
+    keeps its verdict. For ``paths`` ``()`` the judged subset is every bound path and
+    every other file beside the unreadable ones (``_rest``), so ``[require]`` coverage
+    judges every readable file; what needs the unreadable file (its own coverage, a
+    contest of it or of no file) keeps its last verdict until it is read again. One
+    more check per unreadable file."""
     denied: dict[str, PermissionError] = {}
     asked = paths
     while True:
@@ -84,9 +88,9 @@ def check_readable(
         except PermissionError as exc:
             path = _bound_path(root, exc, bound)
             if path is None or path in denied:
-                raise  # not a bound file's (a state file's): the batch's error
+                raise  # not a watched file's (a state file's): the batch's error
             denied[path] = exc
-            rest = set(paths) if paths else bound | _rest(root, denied.keys())
+            rest = set(paths) if paths else bound.paths | _rest(root, denied.keys())
             asked = tuple(sorted(rest - denied.keys()))
             if not asked:
                 return Readable([], asked, denied)
@@ -107,13 +111,13 @@ def _rest(root: Path, denied: Iterable[str]) -> set[str]:
     return out - above
 
 
-def _bound_path(root: Path, exc: OSError, bound: frozenset[str]) -> str | None:
-    """The repository path of the file ``exc`` names, when it is one of ``bound``."""
+def _bound_path(root: Path, exc: OSError, bound: BoundSet) -> str | None:
+    """The repository path of the file ``exc`` names, when ``bound`` wants it."""
     if not isinstance(exc.filename, (str, os.PathLike)):
         return None
     path = os.path.relpath(os.path.abspath(exc.filename), os.path.abspath(root))
     path = path.replace(os.sep, "/")
-    return path if path in bound else None
+    return path if bound.wants(path) else None
 
 
 def _key(r: Reported) -> str:

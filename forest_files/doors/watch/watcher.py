@@ -244,7 +244,7 @@ class Watcher:
             paths = self.grace.ready(batch, now, self.bound)
             if not paths:
                 return False
-        read = judge.check_readable(self.root, paths, self._stop, self.bound.paths)
+        read = judge.check_readable(self.root, paths, self._stop, self.bound)
         if self.git.busy() is not None or self.git.head() != self.head:
             # git started while we judged: these verdicts may mix two states
             self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
