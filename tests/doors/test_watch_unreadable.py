@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
+from tests.helpers.unprivileged import (
+    adopted_place,
+    hand_over,
+    handed_copy,
+    run_as_user,
+    script_beside,
+)
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NOTE = "# Note\n\nThe sea is grey.\n"
@@ -79,9 +85,7 @@ def test_watch_unreadable_bound_file_said_once_others_judged_recovers(
 ) -> None:
     base, bin_dir = place
     repo = handed_copy(base, "watched", hand=False)
-    script = repo.parent / "watch_one_unreadable.py"
-    script.write_text(WATCH)
-    script.chmod(0o644)
+    script = script_beside(repo, "watch_one_unreadable.py", WATCH)
     (repo / "doc.md").write_text(DOC.replace("blue", "green"))
     (repo / "doc.md").chmod(0)
     (repo / "note.md").write_text(NOTE.replace("grey", "red"))  # readable, drifted

@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
+from tests.helpers.unprivileged import (
+    adopted_place,
+    hand_over,
+    handed_copy,
+    run_as_user,
+    script_beside,
+)
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NOTE = "# Note\n\nThe sea is grey.\n"
@@ -62,9 +68,7 @@ def test_watch_unreadable_folder_judged_once_its_chmod_is_run(
 ) -> None:
     base, bin_dir = place
     repo = handed_copy(base, "watched", hand=False)
-    script = repo.parent / "watch_unreadable_folder.py"
-    script.write_text(WATCH)
-    script.chmod(0o644)
+    script = script_beside(repo, "watch_unreadable_folder.py", WATCH)
     (repo / "docs" / "doc.md").write_text(DOC.replace("blue", "green"))  # drifted
     (repo / "note.md").write_text(NOTE.replace("grey", "red"))
     hand_over(repo)

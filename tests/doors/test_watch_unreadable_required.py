@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
+from tests.helpers.unprivileged import (
+    adopted_place,
+    hand_over,
+    handed_copy,
+    run_as_user,
+    script_beside,
+)
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NOTE = "# Note\n\nThe sea is grey.\n"
@@ -64,9 +70,7 @@ def test_watch_unreadable_required_file_said_once_others_judged_recovers(
 ) -> None:
     base, bin_dir = place
     repo = handed_copy(base, "watched", hand=False)
-    script = repo.parent / "watch_required_unreadable.py"
-    script.write_text(WATCH)
-    script.chmod(0o644)
+    script = script_beside(repo, "watch_required_unreadable.py", WATCH)
     with (repo / "forest.toml").open("a", encoding="utf-8") as fh:
         fh.write('\n[require]\n"*.md" = "file"\n')
     (repo / "note.md").write_text(NOTE.replace("grey", "green"))  # drifted meanwhile

@@ -177,3 +177,12 @@ def run_as_user(cwd: Path, command: str, bin_dir: Path) -> subprocess.CompletedP
         check=False,
         timeout=120,
     )
+
+
+def script_beside(repo: Path, name: str, text: str) -> Path:
+    """``text`` written as the script ``name`` beside ``repo`` (in the ``0755`` folder
+    ``open_folder`` made), readable by the unprivileged user; its path."""
+    script = repo.parent / name
+    script.write_text(text, encoding="utf-8")
+    script.chmod(0o644)
+    return script
