@@ -10,10 +10,11 @@ pid runs nothing here, or an hour old: kernel/pids.py) are removed by the next
 capture (``forest forget`` reads them as captures: purge.py).
 Refuses (one-line ``ForestError``): a captures folder that cannot be written (the
 folder, quoted, the reason, and the fix: free space when the disk, a quota or a
-file-size limit refused it, else make the folder writable; no part file left behind).
+file-size limit refused it, else kernel/access.py's ``access_fix``, the folder named
+quoted; no part file left behind).
 Returns: the capture's path.
 Test: tests/custody/test_restore.py, tests/custody/test_restore_capture_quoted.py,
-tests/custody/test_crash_matrix.py
+tests/custody/test_crash_matrix.py, tests/custody/test_access_beyond_modes_restore.py
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import re
 from pathlib import Path
 
 from forest_files.custody.restore_files import drop, reason
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
@@ -59,7 +61,7 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     except OSError as exc:
         drop(part)
         where = shell_word(str(folder))
-        fix = f"make {where} writable" if not no_space(exc) else FREE_SPACE
+        fix = FREE_SPACE if no_space(exc) else access_fix(os.fspath(part), exc)
         raise ForestError(
             f"{selector}: the text it replaces cannot be kept in {where} ({reason(exc)}); "
             f"nothing was restored — {fix}, then run the same command again"

@@ -146,7 +146,7 @@ def _rename_all(
                 if k not in left:
                     drop(k)
             kept.clear()
-            raise ForestError(_failed(change.path, exc, changes[:done], stuck, left)) from exc
+            raise ForestError(_failed(root, change.path, exc, changes[:done], stuck, left)) from exc
 
 
 def _put_back(root: Path, done: Sequence[Change]) -> list[str]:
@@ -168,10 +168,15 @@ def _put_back(root: Path, done: Sequence[Change]) -> list[str]:
 
 
 def _failed(
-    path: str, exc: OSError, done: Sequence[Change], stuck: Sequence[str], left: Sequence[Path]
+    root: Path,
+    path: str,
+    exc: OSError,
+    done: Sequence[Change],
+    stuck: Sequence[str],
+    left: Sequence[Path],
 ) -> str:
     if not stuck:
-        message = not_replaced(path, exc)
+        message = not_replaced(root, path, exc)
         if done:
             back = ", ".join(c.path for c in done)
             message = message.replace(
@@ -182,5 +187,5 @@ def _failed(
     where = f"; the text it replaced is kept in {kept}" if left else ""
     return (
         f"{path}: cannot be replaced ({reason(exc)}); only {', '.join(stuck)} restored "
-        f"(putting it back failed{where}) — {fix_for(exc, path)}"
+        f"(putting it back failed{where}) — {fix_for(exc, root / path)}"
     )

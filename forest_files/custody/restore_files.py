@@ -17,9 +17,9 @@ missing file of a section binding (its lines are gone with it), or one whose
 directory is gone (the route: ``mkdir -p DIR && forest restore TARGET``, DIR
 from the repository root); a missing file a sparse checkout leaves out
 (restore_sparse.py: the route brings it into the sparse set); a file that cannot
-be written (the path, quoted, the reason, and the fix: free space when the disk, a
-quota or a file-size limit refused it, else make it writable; no temporary file or
-capture left behind).
+be written (the path, the reason, and the fix: free space when the disk, a quota
+or a file-size limit refused it, else kernel/access.py's ``access_fix`` naming its
+folder and it, quoted; no temporary file or capture left behind).
 Returns: the file's bytes and mode (None: no file there); the file's text at HEAD
 (``committed_text``, read when asked); whether ``replace_file``
 wrote (``written``), or left the file because ``still``, asked just before the
@@ -27,7 +27,7 @@ rename, said no (``changed``: a live editor's save wins) or the gate did
 (``left``), and its capture.
 Test: tests/custody/test_special_paths.py, tests/custody/test_restore.py,
 tests/custody/test_restore_commit.py, tests/custody/test_restore_file_style.py,
-tests/custody/test_restore_gone_eol.py
+tests/custody/test_restore_gone_eol.py, tests/custody/test_access_beyond_modes_restore.py
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from pathlib import Path
 from forest_files.custody.content import escapes, read_regular
 from forest_files.custody.restore_sparse import refuse_left_out
 from forest_files.custody.special import lstat_kind, not_regular
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.shellword import (
     command_text,
@@ -194,7 +195,7 @@ class Staged:
             self.discard()
             raise ForestError(
                 f"{path}: its new text cannot be written beside it ({reason(exc)}); nothing "
-                f"was restored — {fix_for(exc, path)}"
+                f"was restored — {fix_for(exc, self.full)}"
             ) from exc
 
     def commit(self) -> None:
@@ -209,25 +210,22 @@ class Staged:
             self.tmp = ""
 
 
-MAKE_WRITABLE = "make {path} and its directory writable, then run the same command again"
-
-
 def reason(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
 
 
-def fix_for(exc: OSError, path: str) -> str:
-    """The fix a write refused with ``exc`` calls for: room for a full disk, a quota or
-    a file-size limit (making anything writable would not help), else ``path`` and its
-    directory made writable."""
-    if no_space(exc):
-        return f"{FREE_SPACE}, then run the same command again"
-    return MAKE_WRITABLE.format(path=path)
+def fix_for(exc: OSError, full: Path) -> str:
+    """The fix a write into ``full`` (the file's absolute path) refused with ``exc``
+    calls for: room for a full disk, a quota or a file-size limit (making anything
+    writable would not help), else kernel/access.py's one advice for its folder and
+    it (``access_fix``: a ``chmod``/``chown``, or what lies beyond the modes)."""
+    fix = FREE_SPACE if no_space(exc) else access_fix(os.fspath(full), exc)
+    return f"{fix}, then run the same command again"
 
 
-def not_replaced(path: str, exc: OSError) -> str:
+def not_replaced(root: Path, path: str, exc: OSError) -> str:
     """The refusal of a rename into ``path`` that failed (nothing left changed)."""
-    fix = fix_for(exc, path)
+    fix = fix_for(exc, root / path)
     return f"{path}: cannot be replaced ({reason(exc)}); nothing was restored — {fix}"
 
 
@@ -261,7 +259,7 @@ def replace_file(
             try:
                 staged.commit()
             except OSError as exc:
-                raise ForestError(not_replaced(path, exc)) from exc
+                raise ForestError(not_replaced(root, path, exc)) from exc
         return outcome, kept
     except BaseException:
         drop(kept)

@@ -11,17 +11,20 @@ stops the next (``forest ci`` on a read-only copy met a view, then a temporary f
 then the audit log, one refusal each); a state folder that is a symlink is told the
 ``rm`` of the link (kernel/state.py refuses one), naming its target. The error
 boundary (doors/boundary.py), the state directories (kernel/state.py), the store's
-opening (store/connection.py), the watcher's log (doors/watch/watcher.py) and
-``forest fsck`` (governance/fsck.py, its command alone) all say this one.
+opening (store/connection.py), the watcher's log (doors/watch/watcher.py), a
+restore's file and capture (custody/restore_files.py, custody/restore_capture.py)
+and ``forest fsck`` (governance/fsck.py, its command alone) all say this one.
 
 Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
 (kernel/shellword.py); ``beyond_modes``, the one advice when the modes allow it
-already; ``denied_line``, the whole line for an EACCES/EPERM error;
+already; ``denied_line``, the whole line for an EACCES/EPERM error; ``access_fix``, the
+advice alone for any refused write (``regain_access``, else ``beyond_modes``);
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py,
-tests/kernel/test_access_linked_state.py, tests/store/test_access_beyond_modes.py
+tests/kernel/test_access_linked_state.py, tests/store/test_access_beyond_modes.py,
+tests/custody/test_access_beyond_modes_restore.py
 """
 
 from __future__ import annotations
@@ -67,8 +70,19 @@ def denied_line(exc: BaseException, then: str = "run the command again") -> str 
     from forest_files.kernel.shellword import printable
 
     path = os.fsdecode(exc.filename)
-    fix = regain_access(path) or beyond_modes(path)
-    return f"cannot use {printable(path)} ({exc.strerror}); {fix}, then {then}"
+    return f"cannot use {printable(path)} ({exc.strerror}); {access_fix(path, exc)}, then {then}"
+
+
+def access_fix(path: str, exc: OSError) -> str:
+    """The fix for ``path`` a write refused with ``exc`` (room aside: the caller's):
+    ``regain_access`` for a mode or an owner (EACCES, EPERM), else, or when that finds
+    nothing to change, ``beyond_modes`` (a read-only mount: EROFS; an immutable flag).
+    The one wording of the state folders, a restore's file and its capture, and
+    ``denied_line``."""
+    import errno
+
+    denied = exc.errno in (errno.EACCES, errno.EPERM)
+    return (regain_access(path) if denied else None) or beyond_modes(path)
 
 
 def beyond_modes(path: str) -> str:

@@ -21,14 +21,15 @@ the error module's sqlite3); the ``Path`` ones are for everyone else.
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory, or that cannot be
 created (a read-only or full git directory: the fix named, kernel/access.py's
-``chmod``/``chown`` where this user may not write it) (StateError);
+``chmod``/``chown`` where this user may not write it, else its one advice beyond
+the modes) (StateError);
 a state file that is a symlink or not a file (``refuse_linked_file``,
 ``open_append``: its removal named, ``rm -r --`` for a folder); a
 ``.git`` file that names no git directory; a ``GIT_DIR`` naming another
 repository than the one the work tree's ``.git`` leads to
 (``refuse_foreign_git_dir``).
 Returns: absolute paths.
-Test: tests/kernel/test_state.py
+Test: tests/kernel/test_state.py, tests/custody/test_access_beyond_modes_restore.py
 """
 
 from __future__ import annotations
@@ -168,14 +169,13 @@ def _real_dir(path: str) -> None:
 def _cannot_create(path: str, exc: OSError) -> str:
     import errno
 
-    from forest_files.kernel.access import regain_access
+    from forest_files.kernel.access import access_fix
 
-    fix: str | None = "free space (a full disk or a quota)"
+    fix = "free space (a full disk or a quota)"
     if exc.errno not in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
         # a mode, or another user's folder: its chmod or chown; else (a read-only
-        # mount, an immutable folder) the folder to make writable
-        denied = exc.errno in (errno.EACCES, errno.EPERM)
-        fix = (regain_access(path) if denied else None) or f"make {os.path.dirname(path)} writable"
+        # mount, an immutable folder) kernel/access.py's one advice beyond the modes
+        fix = access_fix(path, exc)
     return f"cannot create {path} ({exc.strerror}): {fix}, then run the command again"
 
 

@@ -117,7 +117,7 @@ def test_state_dir_read_only_staged_check_refused(tmp_path: Path) -> None:
     first = done.stderr.splitlines()[0]
     assert first == (
         f"forest: cannot create {state / 'views'} (Operation not permitted): "
-        f"make {state} writable, then run the command again"
+        f"{beyond_modes(str(state / 'views'))}, then run the command again"
     ), done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr
 
