@@ -76,11 +76,18 @@ def denied_line(exc: BaseException, then: str = "run the command again") -> str 
 def access_fix(path: str, exc: OSError) -> str:
     """The fix for ``path`` a write refused with ``exc`` (room aside: the caller's):
     ``regain_access`` for a mode or an owner (EACCES, EPERM), else, or when that finds
-    nothing to change, ``beyond_modes`` (a read-only mount: EROFS; an immutable flag).
+    nothing to change, ``beyond_modes`` (a read-only mount: EROFS; an immutable flag);
+    any other refusal (a failing disk, a name too long) names the path and the
+    system's words, never a mode that would not help.
     The one wording of the state folders, a restore's file and its capture, and
     ``denied_line``."""
     import errno
 
+    if exc.errno not in (errno.EACCES, errno.EPERM, errno.EROFS):  # no mode, mount or flag
+        from forest_files.kernel.shellword import shell_word
+
+        why = exc.strerror or type(exc).__name__  # a failing disk (EIO), a name too long
+        return f"check {shell_word(os.path.abspath(path))} and its disk (the system said: {why})"
     denied = exc.errno in (errno.EACCES, errno.EPERM)
     return (regain_access(path) if denied else None) or beyond_modes(path)
 

@@ -6,6 +6,7 @@ writable, not "writable" alone; each the same words the error boundary gives."""
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import shutil
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.kernel.access import regain_access
+from forest_files.kernel.access import access_fix, regain_access
 from tests.helpers.unprivileged import (
     adopted_place,
     as_root,
@@ -118,3 +119,15 @@ def test_relative_path_with_leading_dash_named_absolute_refused(
     words = shlex.split(fix)
     assert all(os.path.isabs(word) for word in words[2:]), fix
     assert str(hostile) in words, fix
+
+
+@pytest.mark.parametrize("code", [errno.EIO, errno.ENAMETOOLONG])
+def test_access_fix_other_refusal_names_no_mode_detected(tmp_path: Path, code: int) -> None:
+    """A write refused for a reason no mode, mount or flag explains (a failing disk, a
+    name too long) is told the path and the system's words, not "their modes allow it
+    already: a read-only mount …", which would send the user after the wrong cause."""
+    path = tmp_path / "a.md"
+    path.write_text("text\n")
+    fix = access_fix(str(path), OSError(code, os.strerror(code), str(path)))
+    assert fix == f"check {path} and its disk (the system said: {os.strerror(code)})"
+    assert "modes" not in fix and "chmod" not in fix
