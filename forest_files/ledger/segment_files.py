@@ -1,25 +1,29 @@
 """Which files of a ledger are its segments: regular files named ``<sha256>.jsonl`` under
-``<ledger>/segments``, listed by name, never read through a symlink.
+``<ledger>/segments``, listed by name, never read through a symlink; and which are its
+body files (``bodies/??/*.txt``), listed without following a linked folder.
 
 Imports no act type: a door that scans segment lines for a few ids (custody/adoptions.py,
 on a failing hook) lists them here without loading the codec (ledger/segments.py).
 Stores: nothing.
-Refuses: with ``refuse_links``, a segment name that is a symlink (``LedgerError``
-``stray``: ``linked_segment``).
-Returns: ``segment_paths``, the segment files by name.
-Test: tests/ledger/test_ledger_strays.py, tests/check/test_hook_move_cost.py
+Refuses: with ``refuse_links``, a segment name, or ``segments`` itself, that is a
+symlink (``LedgerError`` ``stray``: ``linked_segment``).
+Returns: ``segment_paths``, the segment files by name; ``body_paths``, the body files.
+Test: tests/ledger/test_ledger_strays.py, tests/check/test_hook_move_cost.py,
+tests/gate/test_linked_ledger_folder.py
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
-from forest_files.kernel.paths import SEGMENTS
+from forest_files.kernel.paths import BODIES, SEGMENTS
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.fault import LedgerError
 
 SEGMENT_SUFFIX = ".jsonl"
+BODY_SUFFIX = ".txt"
 
 
 def segment_paths(ledger_dir: Path, *, refuse_links: bool = False) -> list[Path]:
@@ -27,7 +31,10 @@ def segment_paths(ledger_dir: Path, *, refuse_links: bool = False) -> list[Path]
     stray for verify). ``refuse_links``: a segment name that is a symlink is refused
     (``LedgerError``) instead of skipped, for a reader whose custody it would hide."""
     directory = Path(ledger_dir) / SEGMENTS
-    if not directory.is_dir():
+    mode = _lmode(directory)
+    if refuse_links and stat.S_ISLNK(mode):
+        raise linked_folder(os.fspath(directory))
+    if not stat.S_ISDIR(mode):  # absent, or a link never followed (verify's stray)
         return []
     found = []
     with os.scandir(directory) as entries:
@@ -41,6 +48,45 @@ def segment_paths(ledger_dir: Path, *, refuse_links: bool = False) -> list[Path]
     return sorted(found)
 
 
+def body_paths(ledger_dir: Path) -> list[tuple[str, Path]]:
+    """The body files (``??/*.txt``) under ``<ledger>/bodies``, each by its path under
+    ``bodies`` (POSIX), in order; ``bodies`` or a prefix folder that is a symlink is
+    never listed (verify names it a stray), so nothing outside the ledger is read."""
+    root = Path(ledger_dir) / BODIES
+    if not stat.S_ISDIR(_lmode(root)):
+        return []
+    found = []
+    with os.scandir(root) as prefixes:
+        folders = [e for e in prefixes if len(e.name) == 2 and e.is_dir(follow_symlinks=False)]
+    for folder in folders:
+        with os.scandir(folder.path) as entries:
+            found += [
+                (f"{folder.name}/{e.name}", Path(e.path))
+                for e in entries
+                if e.name.endswith(BODY_SUFFIX)
+            ]
+    return sorted(found)
+
+
+def _lmode(path: Path) -> int:
+    """``path``'s mode, not following a link (0: absent)."""
+    try:
+        return os.lstat(path).st_mode
+    except FileNotFoundError:
+        return 0
+
+
+def linked_folder(path: str) -> LedgerError:
+    """The refusal of a ledger folder that is a symlink (never read through)."""
+    return LedgerError(
+        f"{path} is a symlink where the ledger keeps a directory; a ledger is read only "
+        f"from the work tree's own directories: remove the link (rm -- {shell_word(path)}, "
+        "and git rm --cached the same path if git tracks it) and bring the ledger's files "
+        "back from a commit that holds them",
+        code="stray",
+    )
+
+
 def linked_segment(name: str, path: str) -> LedgerError:
     """The refusal of a segment file that is a symlink (never read through)."""
     return LedgerError(
@@ -51,4 +97,11 @@ def linked_segment(name: str, path: str) -> LedgerError:
     )
 
 
-__all__ = ["SEGMENT_SUFFIX", "linked_segment", "segment_paths"]
+__all__ = [
+    "BODY_SUFFIX",
+    "SEGMENT_SUFFIX",
+    "body_paths",
+    "linked_folder",
+    "linked_segment",
+    "segment_paths",
+]

@@ -36,11 +36,11 @@ from forest_files.ledger.acts import (
     is_hex64,
 )
 from forest_files.ledger.fault import CRLF_CHECKOUT, body_unhashed
+from forest_files.ledger.segment_files import BODY_SUFFIX as BODY_SUFFIX  # named here too
 from forest_files.ledger.segment_files import SEGMENT_SUFFIX, segment_paths
 
 SEGMENTS_DIR = "segments"
 BODIES_DIR = "bodies"
-BODY_SUFFIX = ".txt"
 _SEGMENT_NAME = re.compile(r"([0-9a-f]{64})\.jsonl")
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 # How a segment git converted as it checked it out is said (its bytes with CRLF line

@@ -30,7 +30,7 @@ from forest_files.kernel.progress import tracked
 from forest_files.kernel.shellword import ARGV_BATCH, in_batches
 from forest_files.ledger.acts import Act, LedgerError, body_hashes, is_hex64
 from forest_files.ledger.fault import body_unhashed
-from forest_files.ledger.segment_files import SEGMENT_SUFFIX, segment_paths
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX, body_paths, segment_paths
 from forest_files.ledger.segments import BODIES_DIR, BODY_SUFFIX, SEGMENTS_DIR, parse_segment
 from forest_files.ledger.strays import Stray, steps_line, strays_gone, strays_on_disk
 
@@ -289,11 +289,9 @@ def verify_ledger(ledger_dir: Path, *, indexed: Mapping[str, bool] | None = None
         for p in segment_paths(ledger_dir)
         if f"{SEGMENTS_DIR}/{p.name}" not in stray_paths
     ]
-    bodies: dict[str, Callable[[], bytes]] = {}
-    root = ledger_dir / BODIES_DIR
-    if root.is_dir():
-        for path in sorted(root.glob(f"??/*{BODY_SUFFIX}")):
-            rel = path.relative_to(root).as_posix()
-            if f"{BODIES_DIR}/{rel}" not in stray_paths:
-                bodies[rel] = path.read_bytes
+    bodies: dict[str, Callable[[], bytes]] = {
+        rel: path.read_bytes
+        for rel, path in body_paths(ledger_dir)
+        if f"{BODIES_DIR}/{rel}" not in stray_paths
+    }
     return verify_contents(segments, bodies, strays, tool="rm", tracked=tracked, indexed=indexed)
