@@ -16,8 +16,7 @@ the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself); ``Readable`` — a check's findings, the paths it
 judged, and the bound paths it could not read.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py,
-tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py,
-tests/doors/test_watch_unreadable_required.py
+tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py
 """
 
 from __future__ import annotations
