@@ -20,8 +20,9 @@ import pytest
 
 from forest_files.kernel.access import beyond_modes
 from forest_files.kernel.shellword import shell_word
-from tests.helpers.cli import console, ok
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.cli import console
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import write
 from tests.helpers.immutable import immutable
 from tests.helpers.state import local_state, shared_state
 from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
@@ -35,12 +36,7 @@ AGAIN = "then run the same command again"
 def repo(tmp_path: Path) -> Path:
     """doc.md adopted whole in docs/ and edited since, in a repository named with a
     space and a quote (each path the advice names must be quoted to paste)."""
-    root = make_repo(tmp_path, "my repo's")
-    ok(root, "init")
-    write(root, "docs/doc.md", DOC)
-    commit_all(root, "init")
-    ok(root, "adopt", "docs/doc.md", "--words", "the doc")
-    commit_all(root, "adopt")
+    root = adopted_repo(tmp_path, "docs/doc.md", DOC, name="my repo's")
     write(root, "docs/doc.md", EDITED)
     return root
 
@@ -98,12 +94,7 @@ def test_restore_folder_beyond_modes_one_advice_refused(repo: Path) -> None:
 
 def test_restore_capture_beyond_modes_one_advice_refused(tmp_path: Path) -> None:
     """The captures folder immutable: the section's text cannot be kept."""
-    root = make_repo(tmp_path, "my repo's")
-    ok(root, "init")
-    write(root, "doc.md", DOC)
-    commit_all(root, "init")
-    ok(root, "adopt", "doc.md#Doc", "--words", "the doc")
-    commit_all(root, "adopt")
+    root = adopted_repo(tmp_path, "doc.md", DOC, "doc.md#Doc", name="my repo's")
     write(root, "doc.md", EDITED)
     folder = shared_state(root) / "captures"
     folder.mkdir(mode=0o700, exist_ok=True)

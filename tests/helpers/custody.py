@@ -3,6 +3,7 @@ sections of a real repository, and age its files past the racy-clean window."""
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,17 +39,22 @@ def init_and_adopt(root: Path, targets: Sequence[str], *, words: str = "adopt") 
         adopt_sections(repo, sections, words=words, by=BY)
 
 
-def adopted_repo(tmp_path: Path, path: str, text: str, target: str | None = None) -> Path:
+def adopted_repo(
+    tmp_path: Path, path: str, text: str, target: str | None = None, *, name: str = "repo"
+) -> Path:
     """A new repository holding ``path`` with ``text``, ``target`` (default: the whole
-    file) adopted and committed, at ``tmp_path / "repo"``: a private copy of one built
+    file) adopted and committed, at ``tmp_path / name``: a private copy of one built
     once per worker process for these arguments (``template.reused``)."""
-    key = ("adopted_repo", path, text, target)
-    return reused(key, tmp_path / "repo", lambda home: built_adopted_repo(home, path, text, target))
+    key = ("adopted_repo", path, text, target, name)
+    build = functools.partial(built_adopted_repo, path=path, text=text, target=target, name=name)
+    return reused(key, tmp_path / name, build)
 
 
-def built_adopted_repo(tmp_path: Path, path: str, text: str, target: str | None) -> Path:
-    """``adopted_repo``'s build itself, at ``tmp_path / "repo"`` (no copy)."""
-    repo = make_repo(tmp_path)
+def built_adopted_repo(
+    tmp_path: Path, path: str, text: str, target: str | None, name: str = "repo"
+) -> Path:
+    """``adopted_repo``'s build itself, at ``tmp_path / name`` (no copy)."""
+    repo = make_repo(tmp_path, name)
     write(repo, path, text)
     init_and_adopt(repo, [target or path])
     commit_all(repo, "adopt")

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from forest_files.kernel.access import beyond_modes, denied_line
-from tests.helpers.cli import console, ok
-from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.cli import console
+from tests.helpers.custody import adopted_repo
+from tests.helpers.git import write
 from tests.helpers.immutable import immutable
 from tests.helpers.state import shared_state
 
@@ -25,13 +26,7 @@ WORDS = "writable (their modes allow it already: a read-only mount, an immutable
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    root = make_repo(tmp_path, "my repo")
-    ok(root, "init")
-    write(root, "doc.md", DOC)
-    commit_all(root, "init")
-    ok(root, "adopt", "doc.md", "--words", "the doc")
-    commit_all(root, "adopt")
-    return root
+    return adopted_repo(tmp_path, "doc.md", DOC, name="my repo")
 
 
 def test_store_open_beyond_modes_one_advice_refused(repo: Path) -> None:
