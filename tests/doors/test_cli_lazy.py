@@ -88,3 +88,31 @@ def test_console_script_runs_a_command_accepted(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert 'id = "lazy"' in (root / "forest.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    "args", [["init", "--project-id", "p"], ["show", "--help"], ["adopt", "--help"]]
+)
+def test_typer_command_imports_no_pydantic_accepted(tmp_path: Path, args: list[str]) -> None:
+    """A command answered by the typer CLI never imports pydantic: typer 0.29 began to
+    coerce every option through pydantic adapters, ~80 ms more on each command (so
+    pyproject.toml keeps typer below 0.29). pydantic is the schema generator's and
+    the MCP server's alone (tests/project/test_packaging.py)."""
+    root = make_repo(tmp_path)
+    code = (
+        "import sys\n"
+        "from forest_files.doors.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    sys.stderr.write('pydantic loaded: %s' % ('pydantic' in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, **git_env()},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith("pydantic loaded: False"), done.stderr
