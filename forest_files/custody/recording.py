@@ -3,19 +3,19 @@
 Stores: one ledger segment per call (with the bodies it needs) and the index rows
 its acts make, in one transaction; each recorded act, and each refusal (its
 type's code, never its message), in the local audit log.
-Refuses: a signature without authority over a path an act touches or the caller
-names (``AuthorityRefused``, naming the path's holders, at most three; an act tied
-to no path is judged over ``**``); a
-body over ``[policy] max_body_bytes``; everything the applier refuses; a ledger
-file that cannot be written (an ``OSError``: one line naming its directory and
-the fix: free space when the disk, a quota or a file-size limit refused it, else
-make it writable); an act the erase acts every act names push past the bound of its
-deps a reader accepts (``with_erasures``: erase acts of branches that never saw each
-other, said so). A refusal leaves nothing: the segment (not in git yet) and every body
-file this act created are removed (a body that was there before stays: other
-acts cite it).
+Refuses: a signature without authority over a path an act touches or the caller names
+(``AuthorityRefused``, naming the path's holders, at most three; an act tied to no
+path is judged over ``**``); a body over ``[policy] max_body_bytes``; everything the
+applier refuses; a ledger file that cannot be written (an ``OSError``: one line naming
+its directory and the fix: free space when the disk, a quota or a file-size limit
+refused it, else kernel/access.py's ``access_fix`` for that file); an act the erase
+acts every act names push past the bound of its deps a reader accepts
+(``with_erasures``: erase acts of branches that never saw each other, said so). A
+refusal leaves nothing: the segment (not in git yet) and every body file this act
+created are removed (a body that was there before stays: other acts cite it).
 Returns: the ``Applied`` result of each act, in order.
-Test: tests/custody/test_repository.py, tests/custody/test_recording.py
+Test: tests/custody/test_repository.py, tests/custody/test_recording.py,
+tests/custody/test_access_one_wording.py
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from forest_files.custody.config import ForestConfig, holders_for, may_act
 from forest_files.custody.repo_face import Custodian, Recorded
 from forest_files.custody.sync import mark_segments
 from forest_files.custody.tombscan import TombstoneHit
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, AuthorityRefused, ForestError, no_space
+from forest_files.kernel.paths import LEDGER_DIR
 from forest_files.ledger.acts import Act
 from forest_files.ledger.early_bodies import EarlyBodies
 from forest_files.ledger.segment_write import take_back, write_segment
@@ -156,17 +158,19 @@ def record(
 
 def unwritable(root: Path, exc: OSError) -> ForestError:
     """A ledger file that could not be written, as a refusal naming its directory and
-    the fix its error calls for (free space, or make it writable)."""
+    the fix its error calls for: free space, or kernel/access.py's for that file (its
+    ``chmod``, the ``chown`` of another user's, or what lies beyond the modes)."""
     where = exc.filename2 if exc.filename2 is not None else exc.filename
     place = Path(os.fsdecode(where)).parent if where is not None else None
     if place is None:
-        shown = ".forest/ledger"
+        shown = LEDGER_DIR
     elif place.is_relative_to(root):
         shown = place.relative_to(root).as_posix()
     else:
         shown = str(place)
     why = exc.strerror or type(exc).__name__
-    fix = FREE_SPACE if no_space(exc) else "make it writable"
+    failed = os.fsdecode(where) if where is not None else str(root / LEDGER_DIR)
+    fix = FREE_SPACE if no_space(exc) else access_fix(failed, exc)
     return ForestError(
         f"cannot write {shown} ({why}): {fix}, then run the command again; nothing was recorded"
     )

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody.recording import unwritable
+from forest_files.kernel.access import access_fix, beyond_modes
 from forest_files.kernel.hashing import hash_body
 from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
@@ -60,7 +61,9 @@ def test_record_segments_unwritable_refused(tmp_path: Path, name: str) -> None:
     assert result.exit_code == 1, result.output
     (line,) = result.stderr.splitlines()
     assert line.startswith("forest: cannot write .forest/ledger/segments ("), line
-    assert "make it writable, then run the command again; nothing was recorded" in line
+    # root meets the immutable flag: kernel/access.py's advice beyond the modes
+    fix = beyond_modes(str(root / ".forest" / "ledger" / "segments" / "new"))
+    assert line.endswith(f"): {fix}, then run the command again; nothing was recorded"), line
     assert _ledger(root) == before
     assert forest(root, "verify").exit_code == 0
     again = forest(root, *argv)  # writable again: the same command records
@@ -100,11 +103,12 @@ def test_record_unwritable_fix_follows_the_error_accepted(tmp_path: Path, err: s
     if code is None:
         pytest.skip(f"no {err} here")
     where = tmp_path / ".forest" / "ledger" / "segments" / "x.jsonl"
-    line = str(unwritable(tmp_path, OSError(code, os.strerror(code), str(where))))
+    refused = OSError(code, os.strerror(code), str(where))
+    line = str(unwritable(tmp_path, refused))
     space = err in ("ENOSPC", "EDQUOT", "EFBIG")
     assert line.startswith("cannot write .forest/ledger/segments ("), line
     assert ("free space (a full disk, a quota or a file-size limit), then" in line) is space
-    assert ("make it writable, then" in line) is not space
+    assert (f"): {access_fix(str(where), refused)}, then" in line) is not space
     assert line.endswith("run the command again; nothing was recorded")
 
 

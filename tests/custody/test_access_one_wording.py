@@ -1,0 +1,70 @@
+"""The five doors that said "make it writable" in words of their own, as a user who is
+not root meets them (tests/helpers/unprivileged.py), now say kernel/access.py's one
+wording: the path, quoted so it pastes, and the ``chmod`` (or another user's
+``chown``) that gives it back. Each line is pinned whole; the fix, pasted as that user,
+lets the same command go through; a refused command leaves every file as it was (a
+forget's erase act excepted: it is recorded before the purge, by design).
+
+The repositories live in a folder named ``my repo's …``: a fix that is not quoted
+does not paste there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from forest_files.kernel.shellword import shell_word
+from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
+
+DOC = "# Doc\n\nThe sky is blue.\n"
+MORE = "# More\n\nThe sea is green.\n"
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    """A repository with doc.md adopted and more.md not (in a folder the unprivileged
+    user reaches), and the bin folder that user runs forest from."""
+    with adopted_place({"doc.md": DOC, "more.md": MORE}, "doc.md") as made:
+        yield made
+
+
+def _snapshot(top: Path) -> dict[str, str]:
+    """Every path under ``top`` but ``.git``: a file with the SHA-256 of its bytes."""
+    return {
+        p.relative_to(top).as_posix(): (
+            hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        )
+        for p in sorted(top.rglob("*"))
+        if ".git" not in p.relative_to(top).parts
+    }
+
+
+def _one_line(done: object) -> str:
+    stderr = getattr(done, "stderr", "")
+    assert getattr(done, "returncode", None) == 1, stderr
+    assert "Traceback" not in stderr, stderr
+    [line] = stderr.strip().splitlines()
+    return line
+
+
+def test_record_ledger_folder_read_only_names_chmod_refused(place: tuple[Path, Path]) -> None:
+    """``forest adopt`` with ``.forest/ledger/segments`` at ``0555``: the folder's
+    ``chmod`` (it said "make it writable"), which pasted lets the adopt record."""
+    base, bin_dir = place
+    repo = handed_copy(base, "my repo's ledger")
+    segments = repo / ".forest" / "ledger" / "segments"
+    segments.chmod(0o555)
+    before = _snapshot(repo)
+    line = _one_line(run_as_user(repo, "forest adopt more.md --words 'the sea'", bin_dir))
+    fix = f"chmod u+rwX {shell_word(str(segments))}"
+    assert line == (
+        "forest: cannot write .forest/ledger/segments (Permission denied): "
+        f"{fix}, then run the command again; nothing was recorded"
+    )
+    assert _snapshot(repo) == before
+    done = run_as_user(repo, f"{fix} && forest adopt more.md --words 'the sea'", bin_dir)
+    assert done.returncode == 0, done.stderr
