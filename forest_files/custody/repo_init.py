@@ -13,7 +13,8 @@ names the way back); a ledger directory, ``.forest/.gitignore`` or ``.gitattribu
 symlink (custody/ledger_dirs.py; nothing is written through a link); an empty
 ``--project-id``. Every refusal comes before the first write; a file that cannot
 be written is refused after the ones written before it are taken back (its fix
-free space for want of room, else making it writable).
+free space for want of room, else kernel/access.py's ``access_fix`` for the path the
+error names: its ``chmod``, or the ``chown`` of another user's).
 Returns: an ``Undo`` that puts every file it wrote back as it was
 (``Repository.init`` calls it when the first sync refuses the ledger).
 Test: tests/custody/test_repository.py, tests/custody/test_lost_config.py,
@@ -32,6 +33,7 @@ from pathlib import Path
 from forest_files.custody import lost_config
 from forest_files.custody.config import CONFIG_NAME, ConfigError, new_config, render_config
 from forest_files.custody.ledger_dirs import refuse_linked_ledger
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.paths import FOREST_DIR, GITATTRIBUTES_LINE, GITIGNORE_LINES, LEDGER_DIR
 from forest_files.kernel.shellword import command_text, forest_text
@@ -88,18 +90,22 @@ def lay_out(root: Path, project_id: str | None) -> Undo:
         _write_whole(config_path, render_config(cfg), root / LEDGER_DIR)
     except OSError as exc:
         undo()
-        raise _unwritten(step.relative_to(root), exc, project_id) from None
+        raise _unwritten(root, step, exc, project_id) from None
     return undo
 
 
-def _unwritten(where: Path, exc: OSError, project_id: str | None) -> ForestError:
-    """The one line for a file init could not write, taken back: free space for want
-    of room (a chmod frees none), else make it writable; then init again, as typed."""
-    fix = FREE_SPACE if no_space(exc) else "make it writable"
+def _unwritten(root: Path, step: Path, exc: OSError, project_id: str | None) -> ForestError:
+    """The one line for ``step``, a file init could not write, taken back: free space for
+    want of room (a chmod frees none), else kernel/access.py's fix for the path the
+    error names (a rename's target; a folder not made yet: its parent's); then init
+    again, as typed."""
+    failed = exc.filename2 if exc.filename2 is not None else exc.filename
+    named = os.fsdecode(failed) if failed is not None else str(step)
+    fix = FREE_SPACE if no_space(exc) else access_fix(named, exc)
     again = ("--project-id", project_id) if project_id else ()
     return ForestError(
-        f"{where} cannot be written ({exc.strerror}); nothing was set up: {fix}, "
-        f"then run `{forest_text('init', options=again)}` again"
+        f"{step.relative_to(root)} cannot be written ({exc.strerror}); nothing was set up: "
+        f"{fix}, then run `{forest_text('init', options=again)}` again"
     )
 
 

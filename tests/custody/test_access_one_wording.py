@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from forest_files.kernel.shellword import shell_word
-from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
+from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 MORE = "# More\n\nThe sea is green.\n"
@@ -68,3 +69,26 @@ def test_record_ledger_folder_read_only_names_chmod_refused(place: tuple[Path, P
     assert _snapshot(repo) == before
     done = run_as_user(repo, f"{fix} && forest adopt more.md --words 'the sea'", bin_dir)
     assert done.returncode == 0, done.stderr
+
+
+def test_init_work_tree_read_only_names_chmod_refused(place: tuple[Path, Path]) -> None:
+    """``forest init`` in a work tree at ``0555``: the work tree's ``chmod`` (it said
+    "make it writable" of ``.forest/ledger``, a folder not made yet), which pasted lets
+    the same init go through."""
+    base, bin_dir = place
+    repo = make_repo(base.parent, "my repo's init")
+    write(repo, "doc.md", DOC)
+    commit_all(repo, "doc")
+    hand_over(repo)
+    repo.chmod(0o555)
+    before = _snapshot(repo)
+    line = _one_line(run_as_user(repo, "forest init --project-id p", bin_dir))
+    fix = f"chmod u+rwX {shell_word(str(repo))}"
+    assert line == (
+        "forest: .forest/ledger cannot be written (Permission denied); nothing was set up: "
+        f"{fix}, then run `forest init --project-id p` again"
+    )
+    assert _snapshot(repo) == before
+    done = run_as_user(repo, f"{fix} && forest init --project-id p", bin_dir)
+    assert done.returncode == 0, done.stderr
+    assert (repo / "forest.toml").is_file()
