@@ -17,17 +17,19 @@ client ones; the refusal names both installs as commands pasted where typed, the
 server's in the clone's remote when that is a bare repository here:
 ``install_step``). A directory
 where a hook goes (git runs files only). Install is all or nothing: a hook that
-cannot be written (a read-only folder or file) is one ``ForestError`` naming it,
-after every hook already written or moved is put back as it was.
+cannot be written (a read-only folder or file) is one ``ForestError`` naming it and
+kernel/access.py's fix (its ``chmod``, the ``chown`` of another user's), after every
+hook already written or moved is put back as it was.
 Returns: ``HookState`` per hook name (its version, and whether it is older);
 ``install_step``, the install as the user pastes it (``-C`` where they typed it).
 Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py,
-      tests/doors/test_hooks_install_leftovers.py
+      tests/doors/test_hooks_install_leftovers.py, tests/custody/test_access_one_wording.py
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shlex
 import sys
@@ -38,6 +40,7 @@ from pathlib import Path
 
 from forest_files import gitio
 from forest_files.kernel import cache
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.standing import reached_dir
@@ -197,11 +200,10 @@ def install(
         for step in reversed(undo):
             with contextlib.suppress(OSError):
                 step()
-        where = exc.filename or folder
+        where = os.fsdecode(exc.filename) if exc.filename is not None else str(folder)
         raise ForestError(
-            f"{where}: cannot be written ({exc.strerror}); no hook was installed: make "
-            f"{folder} and the hooks in it writable, then run "
-            f"`{install_step(repo, server=server)}` again"
+            f"{where}: cannot be written ({exc.strerror}); no hook was installed: "
+            f"{access_fix(where, exc)}, then run `{install_step(repo, server=server)}` again"
         ) from None
     return status(repo, server=server)
 
