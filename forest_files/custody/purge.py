@@ -24,7 +24,8 @@ dropped.
 Refuses: nothing (a file that vanished meanwhile is skipped); a pending purge
 that fails again raises ``PurgePending`` (exit 1), naming the act and the fix (free
 space when the disk, a quota or a file-size limit refused a write, the index's
-``VACUUM`` too; else make the file it names writable).
+``VACUUM`` too; else kernel/access.py's fix for the file it names, or for ``local.db``
+when SQLite may not write it).
 Returns: ``Purged`` (counts and names; never text).
 Test: tests/governance/test_forget.py
 """
@@ -41,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import tombstone
+from forest_files.kernel.access import access_fix, beyond_modes, regain_access
 from forest_files.kernel.errors import FREE_SPACE, ForestError, NoSpace, no_space
 from forest_files.kernel.paths import (
     CACHE_DIR,
@@ -64,27 +66,26 @@ _APPLIED = "SELECT 1 FROM ledger_applied WHERE act_id = ?"
 
 
 def purge_failed(root: Path, lead: str, exc: BaseException) -> PurgePending:
-    """``lead``, then what could not be purged and the fix: the file the failure
-    names (a body in the ledger, a local database), else the local state's folder."""
+    """``lead``, then what could not be purged and the fix: free space for want of room,
+    else kernel/access.py's for the file the failure names (a body in the ledger, a
+    view), or, for a local database SQLite may not write (no file named), for
+    ``local.db`` and the folder holding it; any other failure in its own words."""
+    sync = f"then run `{forest_text('sync')}`: it finishes the purge"
     if _no_room(exc):  # making anything writable would not help: room would
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        return PurgePending(
-            f"{lead} ({why}); {FREE_SPACE}, then run `{forest_text('sync')}`: it finishes the purge"
-        )
-    where = exc.filename if isinstance(exc, OSError) and exc.filename else None
-    if where is None:
-        return PurgePending(
-            f"{lead} ({type(exc).__name__}); make .git/forest/local.db and .git/forest "
-            f"writable regular files, then run `{forest_text('sync')}`: it finishes the purge"
-        )
-    path = Path(os.fsdecode(where))
-    shown = path.relative_to(root) if path.is_relative_to(root) else path
-    why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-    return PurgePending(
-        f"{lead}: {shown} ({why}); make it and its folder writable, then run "
-        f"`{forest_text('sync')}`: "
-        "it finishes the purge"
-    )
+        return PurgePending(f"{lead} ({why}); {FREE_SPACE}, {sync}")
+    if isinstance(exc, OSError) and exc.filename:
+        path = Path(os.fsdecode(exc.filename))
+        shown = path.relative_to(root) if path.is_relative_to(root) else path
+        why = exc.strerror or type(exc).__name__
+        return PurgePending(f"{lead}: {shown} ({why}); {access_fix(str(path), exc)}, {sync}")
+    cause = exc.__cause__ if isinstance(exc.__cause__, sqlite3.Error) else exc
+    code = getattr(cause, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN):
+        local = str(shared_dir(root) / LOCAL_DB_NAME)
+        fix = regain_access(local, f"{local}-wal", f"{local}-shm") or beyond_modes(local)
+        return PurgePending(f"{lead} ({cause}); {fix}, {sync}")
+    return PurgePending(f"{lead}: {exc}; {sync}")  # busy, damaged: the store's own words
 
 
 def _no_room(exc: BaseException) -> bool:

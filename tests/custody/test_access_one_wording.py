@@ -12,13 +12,16 @@ does not paste there.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from forest_files.custody.proposals import ProposalStore
 from forest_files.kernel.shellword import shell_word
+from forest_files.ledger.segments import body_path
 from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
 
@@ -118,3 +121,76 @@ def test_hooks_install_hooks_folder_read_only_names_chmod_refused(
     done = run_as_user(repo, f"{fix} && forest hooks install", bin_dir)
     assert done.returncode == 0, done.stderr
     assert (hooks / "pre-commit").is_file()
+
+
+@pytest.fixture(scope="module")
+def superseded(place: tuple[Path, Path]) -> tuple[Path, str, str]:
+    """``place`` with doc.md superseded and committed as the unprivileged user: the
+    repository, the first ground's content id and its body hash."""
+    base, bin_dir = place
+    repo = handed_copy(base, "superseded")
+    edit = "printf '# Doc\\n\\nThe sky is grey.\\n' > doc.md && forest supersede doc.md"
+    done = run_as_user(repo, f"{edit} --words s && git add -A && git commit -qm s", bin_dir)
+    assert done.returncode == 0, done.stderr
+    chain = json.loads(run_as_user(repo, "forest log doc.md --json", bin_dir).stdout)["chain"]
+    return repo, chain[0]["content_id"], chain[0]["body_hash"]
+
+
+def test_forget_body_folder_read_only_names_chmod_refused(
+    place: tuple[Path, Path], superseded: tuple[Path, str, str]
+) -> None:
+    """``forest forget`` whose erased body lies in a folder at ``0555``: the erase act
+    is recorded, its purge owed; the line names the folder and the body file in
+    kernel/access.py's ``chmod`` (it said "make it and its folder writable"), which
+    pasted lets ``forest sync`` finish the purge."""
+    built, content_id, body_hash = superseded
+    bin_dir = place[1]
+    repo = handed_copy(built, "my repo's forget")
+    body = repo / body_path(Path(".forest/ledger"), body_hash)
+    body.parent.chmod(0o555)
+    line = _one_line(run_as_user(repo, f"forest forget {content_id} --words gone", bin_dir))
+    fix = f"chmod u+rwX {shell_word(str(body.parent))} {shell_word(str(body))}"
+    assert re.fullmatch(r"forest: erase act [0-9a-f]{12} is recorded .*", line), line
+    assert line.endswith(
+        f"but purging its local copies failed: {body.relative_to(repo)} (Permission denied); "
+        f"{fix}, then run `forest sync`: it finishes the purge"
+    ), line
+    assert body.is_file()
+    done = run_as_user(repo, f"{fix} && forest sync", bin_dir)
+    assert done.returncode == 0, done.stderr
+    assert not body.exists()
+
+
+def test_forget_local_db_read_only_names_chmod_refused(
+    place: tuple[Path, Path], superseded: tuple[Path, str, str]
+) -> None:
+    """``forest forget`` whose purge meets ``local.db`` at ``0444`` (a proposal holds the
+    erased text): SQLite's words and the state folder's ``chmod -R`` (it said
+    "(ForestError); make .git/forest/local.db and .git/forest writable regular files"),
+    which pasted lets ``forest sync`` finish the purge."""
+    built, content_id, _body_hash = superseded
+    bin_dir = place[1]
+    repo = handed_copy(built, "my repo's local.db", hand=False)
+    with ProposalStore(repo) as local:
+        local.propose(
+            binding="0" * 64,
+            path="doc.md",
+            selector="doc.md",
+            derived_from="0" * 64,
+            ground_hash="0" * 64,
+            text=DOC,
+        )
+    hand_over(repo)
+    state = repo / ".git" / "forest"
+    (state / "local.db").chmod(0o444)
+    line = _one_line(run_as_user(repo, f"forest forget {content_id} --words gone", bin_dir))
+    fix = f"chmod -R u+rwX {shell_word(str(state))}"
+    assert re.fullmatch(r"forest: erase act [0-9a-f]{12} is recorded .*", line), line
+    assert line.endswith(
+        "but purging its local copies failed (attempt to write a readonly database); "
+        f"{fix}, then run `forest sync`: it finishes the purge"
+    ), line
+    done = run_as_user(repo, f"{fix} && forest sync", bin_dir)
+    assert done.returncode == 0, done.stderr
+    with ProposalStore(repo) as local:
+        assert not local.open_proposals()
