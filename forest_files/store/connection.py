@@ -11,7 +11,8 @@ space, a file it cannot open or write (a read-only file or directory: SQLite's
 "unable to open" or "readonly database") one naming the ``chmod`` that makes it
 readable and writable, or the ``chown`` of another user's, or, when the modes allow
 it already, the one advice beyond them (kernel/access.py ``beyond_modes``), naming
-the ``-wal`` or ``-shm`` beside it that stops the write when it is that one, a use
+the ``-wal`` or ``-shm`` beside it that stops the write when it is that one (a
+caller that names no file, an in-memory store's, gets SQLite's words alone), a use
 after ``close()`` a ``ForestError``. A nested block whose error made SQLite roll
 the whole transaction back itself raises that error, never the "no such
 savepoint" of rolling back to a savepoint that is gone. A write the disk refused
@@ -204,11 +205,8 @@ def translate(
     if base in (_SQLITE_CANTOPEN, _SQLITE_READONLY):
         from forest_files.kernel.access import beyond_modes, refused_beside, regain_access
 
-        if not path:  # which file is not known: the words alone
-            return ForestError(
-                f"{context}: {text}; make the file and its directory writable (SQLite "
-                "writes its journal beside it)"
-            )
+        if not path:  # no file named (in memory): no path to give a command for
+            return ForestError(f"{context}: {text}")
         # SQLite makes the -wal and -shm with the file's mode: a 0444 file leaves 0444 ones
         beside = (f"{path}-wal", f"{path}-shm")
         fix = regain_access(path, *beside) or beyond_modes(path)

@@ -3,9 +3,11 @@
 Stores: nothing. The source is opened read-only (``mode=ro``, or ``immutable=1``
 for a closed WAL store in a read-only directory) inside one read transaction,
 so every pass of the migration sees one snapshot, and it is never written.
-Refuses: a missing, non-SQLite or non-Forest source; a Forest version other
-than 0.3.x and 0.4.0 (v0.1 and v0.2 stores are named, with the way to convert
-them); a store that is already forest-files; a partial Forest schema.
+Refuses: a missing, non-SQLite or non-Forest source; one this user may not read
+(kernel/access.py's ``chmod``, or another user's ``chown``, through
+store/connection.py ``translate``); a Forest version other than 0.3.x and 0.4.0
+(v0.1 and v0.2 stores are named, with the way to convert them); a store that is
+already forest-files; a partial Forest schema.
 Returns: the open connection (``open_source``) and its ``SourceVersion``.
 Test: tests/face/test_migrate.py (through ``forest_files.migrate``)
 """
@@ -34,7 +36,7 @@ def open_source(path: Path) -> sqlite3.Connection:
                 raise
             return _connect_read_only(path, immutable=True)
     except sqlite3.Error as exc:
-        raise translate(exc, f"cannot read source {path}") from exc
+        raise translate(exc, f"cannot read source {path}", path=str(path)) from exc
 
 
 def _connect_read_only(path: Path, *, immutable: bool) -> sqlite3.Connection:

@@ -22,8 +22,15 @@ import pytest
 from forest_files.custody.proposals import ProposalStore
 from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.segments import body_path
+from tests.face.test_migrate import build_forest04
 from tests.helpers.git import commit_all, make_repo, write
-from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
+from tests.helpers.unprivileged import (
+    adopted_place,
+    hand_over,
+    handed_copy,
+    run_as_user,
+    script_beside,
+)
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 MORE = "# More\n\nThe sea is green.\n"
@@ -194,3 +201,39 @@ def test_forget_local_db_read_only_names_chmod_refused(
     assert done.returncode == 0, done.stderr
     with ProposalStore(repo) as local:
         assert not local.open_proposals()
+
+
+MIGRATE = """import sys
+import forest_files
+try:
+    forest_files.migrate_to_latest("woods.db", "new.db")
+except forest_files.ForestError as exc:
+    sys.exit(f"forest: {exc}")
+"""
+
+
+def test_migrate_source_unreadable_names_chmod_refused(place: tuple[Path, Path]) -> None:
+    """``migrate_to_latest`` of a Forest 0.4 store at mode ``000``: the store's opening
+    names the file and its folder in kernel/access.py's ``chmod`` (it said "make the
+    file and its directory writable (SQLite writes its journal beside it)", naming
+    neither, for a file only read), which pasted lets the migration run."""
+    base, bin_dir = place
+    folder = base.parent / "my repo's migrate"
+    folder.mkdir()
+    source = folder / "woods.db"
+    build_forest04(source)
+    hand_over(folder)
+    folder.chmod(0o755)
+    source.chmod(0)
+    script = script_beside(folder, "migrate.py", MIGRATE)
+    before = sorted(p.name for p in folder.iterdir())
+    line = _one_line(run_as_user(folder, f"python3 {shell_word(str(script))}", bin_dir))
+    fix = f"chmod u+rwX {shell_word(str(folder))} {shell_word(str(source))}"
+    assert line == (
+        "forest: cannot read source woods.db: unable to open database file; "
+        f"{fix}, then run the command again"
+    )
+    assert sorted(p.name for p in folder.iterdir()) == before  # no copy begun
+    done = run_as_user(folder, f"{fix} && python3 {shell_word(str(script))}", bin_dir)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "new.db").is_file()
