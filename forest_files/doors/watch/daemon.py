@@ -12,7 +12,8 @@ headline (kind, selector, lines), never its text; a missing or failing
 Refuses: a second watcher (lock.py); a watcher that ignores SIGTERM (naming kill).
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
 shutdown), ``stop`` (idempotent: a message), ``status`` (a dict without text;
-each proposal with the worktree that captured it: proposals/whose.py).
+each proposal with the worktree that captured it: proposals/whose.py; the state
+file's ``error_count``, every error since start, repeats included).
 Test: tests/doors/test_watch_daemon.py, tests/doors/test_watch_detach.py
 """
 
@@ -294,7 +295,14 @@ def status(root: Path) -> dict[str, object]:
         "open": state.get("open", []),
         "errors": state.get("errors", []),
         "problem": state.get("problem") or "",
+        "error_count": _count(state.get("error_count")),
         "held": state.get("held") or "",
         "proposals": proposals,
         "log": str(worktree_dir(root, create=False) / WATCH_LOG),
     }
+
+
+def _count(value: object) -> int:
+    """The state file's ``error_count`` (every error since the watcher started, repeats
+    included: ``errors`` lists each once); 0 when there is none or it is no count."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
