@@ -17,7 +17,8 @@ its recorded hash, an open proposal holding none, a claim that is no text), as
 An adopt closes its proposal inside one ``transaction`` before it records the new
 ground (proposals/adopt.py): a file held or not writable refuses it with nothing
 recorded, and a refused act rolls the closing back.
-Returns: ``Proposal`` values (frozen; ``text`` is None once discarded).
+Returns: ``Proposal`` values (frozen; ``text`` is None once discarded); a store
+opened read-only for a listing (``ProposalStore.reading``).
 Test: tests/proposals/test_proposals.py
 """
 
@@ -39,7 +40,7 @@ from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.clock import utc_now
 from forest_files.store.connection import atomic
-from forest_files.store.localdb import local_error, open_local
+from forest_files.store.localdb import local_error, open_local, read_local
 
 MAX_VERSIONS = 20
 
@@ -120,6 +121,17 @@ class ProposalStore:
         self.conn = open_local(
             self.root, LOCAL_DB_NAME, sql.SCHEMA_VERSION, sql.SCHEMA, secure_delete=True
         )
+
+    @classmethod
+    def reading(cls, root: Path) -> ProposalStore:
+        """The proposals file opened read-only (store/localdb.py ``read_local``): for a
+        listing where the state folder may not be written; nothing is created."""
+        store = cls.__new__(cls)
+        store.root = Path(root)
+        store.path = shared_dir(store.root, create=False) / LOCAL_DB_NAME
+        store.worktree = worktree_key(store.root)
+        store.conn = read_local(store.root, LOCAL_DB_NAME, sql.SCHEMA_VERSION)
+        return store
 
     def close(self) -> None:
         self.conn.close()

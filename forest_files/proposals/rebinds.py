@@ -40,7 +40,7 @@ from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.store.clock import utc_now
 from forest_files.store.connection import atomic
-from forest_files.store.localdb import local_error, open_local
+from forest_files.store.localdb import local_error, open_local, read_local
 
 REBINDS_DB_NAME = "rebinds.db"
 SCHEMA_VERSION = 2
@@ -110,6 +110,16 @@ class RebindStore:
         self.path = shared_dir(Path(root)) / REBINDS_DB_NAME
         self.conn = open_local(Path(root), REBINDS_DB_NAME, SCHEMA_VERSION, SCHEMA)
         self.worktree = worktree_key(root)  # recorded with each rename seen here
+
+    @classmethod
+    def reading(cls, root: Path) -> RebindStore:
+        """The file opened read-only (store/localdb.py ``read_local``), for a listing
+        where the state folder may not be written; nothing is created."""
+        store = cls.__new__(cls)
+        store.path = shared_dir(Path(root), create=False) / REBINDS_DB_NAME
+        store.conn = read_local(Path(root), REBINDS_DB_NAME, SCHEMA_VERSION)
+        store.worktree = worktree_key(root)
+        return store
 
     def __enter__(self) -> RebindStore:
         return self
@@ -195,11 +205,12 @@ class RebindStore:
         return self.get(found.id)
 
 
-def open_rebinds(root: Path) -> list[Rebind]:
-    """The open rebind proposals (none, and nothing created, before the first)."""
+def open_rebinds(root: Path, *, read_only: bool = False) -> list[Rebind]:
+    """The open rebind proposals (none, and nothing created, before the first); with
+    ``read_only`` the file is opened so (``RebindStore.reading``)."""
     if not exists(root):
         return []
-    with RebindStore(root) as store:
+    with RebindStore.reading(root) if read_only else RebindStore(root) as store:
         return store.open_rebinds()
 
 

@@ -17,13 +17,18 @@ section was never edited, must not close the text another worktree keeps); one
 recorded before worktrees were (schema 2) is judged anywhere. Rebind proposals
 alike: only the worktree that saw the rename closes one (``rebinds.db`` schema
 2; one of schema 1 is judged anywhere).
+Where this user may not write the files (``writable``: a read-only state folder, a
+second user reading someone's clone), nothing is settled: a listing reads them
+read-only (``open_read_only``) and says that nothing was closed.
 Refuses: nothing; a binding the findings do not name is left as it is.
-Returns: the proposals closed, with why (``settled``).
-Test: tests/proposals/test_settle.py
+Returns: the proposals closed, with why (``settled``); whether the files may be
+written; the open proposals read read-only.
+Test: tests/proposals/test_settle.py, tests/proposals/test_list_read_only.py
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +38,7 @@ from forest_files.custody.proposals import Proposal, ProposalStore
 from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir
 from forest_files.proposals import rebinds
-from forest_files.proposals.rebinds import Rebind, RebindStore
+from forest_files.proposals.rebinds import REBINDS_DB_NAME, Rebind, RebindStore, open_rebinds
 
 
 @dataclass(frozen=True)
@@ -138,3 +143,27 @@ def _policy(root: Path) -> Callable[[str], str]:
 
     rules = load_config(root / CONFIG_NAME).watch
     return lambda path: policy_for(rules, path)
+
+
+def writable(root: Path) -> bool:
+    """Whether this user may write the proposals files as they stand: the state folder,
+    ``local.db`` and ``rebinds.db`` and what SQLite keeps beside each (a folder not made
+    yet: True, the writing path makes it or says why not)."""
+    folder = shared_dir(root, create=False)
+    if not folder.is_dir():
+        return True
+    names = [
+        f"{n}{side}" for n in (LOCAL_DB_NAME, REBINDS_DB_NAME) for side in ("", "-wal", "-shm")
+    ]
+    held = [folder, *(folder / n for n in names if (folder / n).exists())]
+    return all(os.access(p, os.W_OK) for p in held)
+
+
+def open_read_only(root: Path) -> list[Proposal | Rebind]:
+    """The open proposals and rebind proposals, every file opened read-only and none
+    settled nor created: a listing where the state folder may not be written."""
+    found: list[Proposal | Rebind] = []
+    if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():
+        with ProposalStore.reading(root) as store:
+            found += store.open_proposals()
+    return found + open_rebinds(root, read_only=True)

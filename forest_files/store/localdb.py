@@ -96,6 +96,50 @@ def open_local(
     return conn
 
 
+def read_local(root: Path, name: str, version: int) -> sqlite3.Connection:
+    """The local store ``name`` opened read-only (``mode=ro``: nothing of it written),
+    for a door that only reads and may not write the state folder; a closed WAL file in
+    a folder no ``-shm`` can be made in is read as immutable (no ``-wal`` beside it: no
+    writer is mid-way, and none can start). A file of another schema version than
+    ``version`` is refused: an older one needs the write that upgrades it."""
+    path = shared_dir(root, create=False) / name
+    refuse_linked_file(path, name, sqlite=True)
+    uri = path.absolute().as_uri()
+    try:
+        try:
+            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+            conn.execute("PRAGMA schema_version").fetchone()  # the -shm is made, or not
+        except sqlite3.OperationalError as exc:
+            name_of = getattr(exc, "sqlite_errorname", "")
+            blocked = name_of in ("SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN")
+            if not blocked or Path(f"{path}-wal").exists():
+                raise
+            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        found = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:
+        raise local_error(exc, path) from exc
+    if found != version:
+        conn.close()
+        raise _other_version(path, found, version)
+    return conn
+
+
+def _other_version(path: Path, found: int, version: int) -> ForestError:
+    if found > version:
+        return StoreCorruption(
+            f"{path.name} has schema {found}, newer than this forest-files knows ({version}); "
+            "upgrade forest-files"
+        )
+    from forest_files.kernel.access import access_fix
+
+    fix = access_fix(str(path), PermissionError(13, "Permission denied", str(path)))
+    return ForestError(
+        f"{path.name} has schema {found}, which this forest-files upgrades before reading "
+        f"it, and it may not be written here; {fix}, then run the command again"
+    )
+
+
 def _schema(conn: sqlite3.Connection) -> list[tuple[str, str, str, str]]:
     """(type, name, table, sql) of every table, index and trigger the file declares."""
     rows = conn.execute(

@@ -4,13 +4,16 @@ Stores: nothing itself: adopting is ``proposals.adopt`` (an ordinary
 supersession), discarding is ``ProposalStore.discard``; a review key runs the
 very command it prints (through this same CLI, doors/review/). Listing, showing
 and reviewing first close the proposals the text left behind (back at ground,
-or superseded: doors/review/closing.py).
+or superseded: doors/review/closing.py); a listing where the proposals files may
+not be written (a read-only ``.git/forest``, another user's clone) reads them
+read-only, closes nothing and says so on stderr (proposals/settle.py ``writable``).
 Refuses: ``--words`` of ``proposal adopt`` that are a printed route's placeholder
 (``…``), blank or over their bound, as every recording command does
 (``options.words_given``), before anything is read; ``forest review`` whose
 output is not a terminal refuses, naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
 Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py,
+tests/proposals/test_list_read_only.py,
 tests/doors/test_review_cmd.py
 """
 
@@ -62,14 +65,21 @@ def _listing(repo: Path, as_json: bool) -> None:
     from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
     from forest_files.proposals.rebinds import open_rebinds
+    from forest_files.proposals.settle import open_read_only, writable
     from forest_files.proposals.whose import Worktrees
 
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
-    _settle(root, as_json)
-    with ProposalStore(root) as store:
-        found: list[Proposal | Rebind] = [*store.open_proposals()]
-    found += open_rebinds(root)
+    found: list[Proposal | Rebind] = []
+    if not writable(root):  # a listing is a read: read-only files, nothing settled
+        found += open_read_only(root)
+        if found and not as_json:
+            typer.echo(_unsettled(root), err=True)
+    else:
+        _settle(root, as_json)
+        with ProposalStore(root) as store:
+            found += store.open_proposals()
+        found += open_rebinds(root)
     trees = Worktrees(root)  # git asked once, if any proposal is another worktree's
     if as_json:  # each row names the worktree that captured it, by key and by path
         rows = [{**x.as_dict(), "worktree_path": trees.place(x.worktree)} for x in found]
@@ -102,6 +112,16 @@ def _lines(trees: Worktrees, found: list[Proposal | Rebind]) -> list[str]:
         notes = [f"from ground {x.derived_from[:12]}", x.updated_at, *via, *whose]
         lines.append(f"{x.id} {seen(x.selector)} ({', '.join(notes)})")
     return lines
+
+
+def _unsettled(root: Path) -> str:
+    from forest_files.kernel.state import shared_dir
+
+    folder = shell_word(str(shared_dir(root, create=False)))
+    return (
+        f"forest: note: nothing was changed: {folder} may not be written here, so a "
+        "proposal whose section is back at ground or superseded is still listed as open"
+    )
 
 
 def _settle(root: Path, quiet: bool) -> None:
