@@ -10,13 +10,19 @@ fits no link a branch added; and a link named like a segment, removed, was a
 of the commit that added it, as a segment that does not verify is (added_segment.py):
 ``git rm`` and an amend of HEAD when HEAD added it, else the same at a ``git rebase
 -i`` stopped there (rebase.py ``in_commit``), every link that commit added at once;
-its note says a later commit that deleted it is then empty. The gate reads a link
-from git only as git lists it (a mode, its target's name as a blob): never through it.
+its note says a later commit that deleted it is then empty. A link inside a folder
+the ledger has no use for (``other/x``) is not found by HEAD's verify, which names the
+folder alone a stray: the folder's route is then the take-out too, of the whole folder
+(``git rm -r``) from the commit that added its first link, so one route clears both
+(before, its removal on top left the link in that commit, found next round). The gate
+reads a link from git only as git lists it (a mode, its target's name as a blob):
+never through it.
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``linked_routes``: the findings, each at such a link given that route (one
-``git log`` for the range, only when a finding is a ``stray``); ``deleted_linked``:
+Returns: ``linked_routes``: the findings, each at such a link, or a stray folder
+holding one, given that route (one ``git log`` for the range, only when a finding is
+a ``stray``); ``deleted_linked``:
 that route for the deletion of such a link, or None (deleted_added.py asks it).
 Test: tests/gate/test_ci_linked_stray.py
 """
@@ -34,6 +40,7 @@ from forest_files.kernel.shellword import git_step, in_batches
 
 _LEDGER = LEDGER_PREFIX.rstrip("/")
 _TAKE_OUT = Wording("take the link out of HEAD", "take the link out of", "added it")
+_FOLDER_OUT = Wording("take the folder out of HEAD", "take the folder out of", "added its link")
 _NEVER_READ = "a ledger holds regular files only: no act goes with a link"
 
 
@@ -53,6 +60,8 @@ def linked_routes(
         return list(found)
     added = links_added(top, rebase.merge_base, head)
     routes = _routes(added, head, rebase, later=later)
+    strays = [r.path for r in found if r.finding.detail.startswith("stray:")]
+    routes.update(_folder_routes(added, strays, head, rebase, later=later))
     return [
         r._replace(routes=(routes[r.path],))
         if r.path in routes and r.finding.detail.startswith("stray:")
@@ -85,6 +94,23 @@ def _routes(
         steps = tuple(git_step(*batch) for batch in in_batches(("rm", "-q", "--"), paths))
         route = in_commit(commit, steps, words, head=head, rebase=rebase, also=_NEVER_READ)
         routes.update(dict.fromkeys(paths, route))
+    return routes
+
+
+def _folder_routes(
+    added: Mapping[str, str], strays: Sequence[str], head: str, rebase: Rebase, *, later: bool
+) -> dict[str, Route]:
+    """Each stray folder of ``strays`` holding a link the range added, taken out whole
+    (``git rm -r``) of the oldest commit that added one there (``added`` lists them
+    oldest first): its links, and all else it held then, go at once."""
+    words = _FOLDER_OUT._replace(later="deleted it") if later else _FOLDER_OUT
+    routes: dict[str, Route] = {}
+    for folder in strays:
+        commit = next((c for p, c in added.items() if p.startswith(f"{folder}/")), None)
+        if folder in added or commit is None:
+            continue
+        steps = (git_step("rm", "-r", "-q", "--", folder),)
+        routes[folder] = in_commit(commit, steps, words, head=head, rebase=rebase, also=_NEVER_READ)
     return routes
 
 
