@@ -10,11 +10,13 @@ detected: a moved ledger is its files deleted, and when a commit leaves no
 segment where its parent had some, each of those faults says the ledger was
 removed or moved in that commit.
 
-Three deletions are no fault: a body ``bodies/xx/<hash>.txt`` whose hash an
+Four deletions are no fault: a body ``bodies/xx/<hash>.txt`` whose hash an
 ``erase`` act of that commit's OWN ledger names in its top-level ``body_hash``; a
 body no segment names (at the commit, its parent or the merge-base) that the
 merge-base already held, a stray the base brought (unnamed_bodies.py; one the range
-added is a fault of cause ``UNNAMED``, taken out where it was added); and a file
+added is a fault of cause ``UNNAMED``, taken out where it was added); a symlink or
+submodule named like a segment or body, held so by the parent and the merge-base
+(never read: the gate takes it out of the branch's first commit, gate/linked.py); and a file
 that is no well-formed ledger file at all (neither ``segments/<64 hex>.jsonl`` nor
 ``bodies/<2 hex>/<64 hex>.txt``): removing garbage is allowed.
 
@@ -135,6 +137,8 @@ def _pair_faults(
             continue  # not a ledger file at all: removing garbage is allowed
         if body is not None and body["hash"] in _erased_at(root, pair.commit, erased):
             continue  # removed by an erasure that commit's own ledger records
+        if unnamed.linked_at_base(change.path, pair.parent):
+            continue  # a link the base brought, named like a ledger file: garbage too
         how = f"commit {short} deleted {change.path} (against parent {against})"
         cause = None
         if body is not None and unnamed.unnamed(body["hash"], pair.commit, pair.parent):

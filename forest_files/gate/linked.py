@@ -14,17 +14,23 @@ its note says a later commit that deleted it is then empty. A link inside a fold
 the ledger has no use for (``other/x``) is not found by HEAD's verify, which names the
 folder alone a stray: the folder's route is then the take-out too, of the whole folder
 (``git rm -r``) from the commit that added its first link, so one route clears both
-(before, its removal on top left the link in that commit, found next round). The gate
+(before, its removal on top left the link in that commit, found next round). A link
+the merge-base already held was added by no commit of the range: removed on top, every
+commit of the branch before the removal still held it and was refused with no route.
+It is taken out of the branch's first commit (the one commit of the range whose
+parents are outside it), so no commit of the branch holds it; its deletion there is
+removing garbage (growth.py asks ``Unnamed.linked_at_base``). The gate
 reads a link from git only as git lists it (a mode, its target's name as a blob):
 never through it.
 
 Stores: nothing.
 Refuses: nothing.
 Returns: ``linked_routes``: the findings, each at such a link, or a stray folder
-holding one, given that route (one ``git log`` for the range, only when a finding is
-a ``stray``); ``deleted_linked``:
+holding one, given that route (one ``git log`` for the range, and one ``ls-tree`` of
+the merge-base for a stray it did not add, only when a finding is a ``stray``); ``deleted_linked``:
 that route for the deletion of such a link, or None (deleted_added.py asks it).
-Test: tests/gate/test_ci_linked_stray.py
+Test: tests/gate/test_ci_linked_stray.py, tests/gate/test_ci_linked_in_folder.py,
+tests/gate/test_ci_linked_on_base.py
 """
 
 from __future__ import annotations
@@ -41,6 +47,10 @@ from forest_files.kernel.shellword import git_step, in_batches
 _LEDGER = LEDGER_PREFIX.rstrip("/")
 _TAKE_OUT = Wording("take the link out of HEAD", "take the link out of", "added it")
 _FOLDER_OUT = Wording("take the folder out of HEAD", "take the folder out of", "added its link")
+_BASE_OUT = Wording("take the link out of HEAD", "take the link out of", "kept it from the base")
+_BASE_HOLDS = (
+    "the base holds it: taken out of the branch's first commit, no commit of the branch keeps it"
+)
 _NEVER_READ = "a ledger holds regular files only: no act goes with a link"
 
 
@@ -51,23 +61,64 @@ def links_added(top: Path, merge_base: str, head: str) -> dict[str, str]:
 
 
 def linked_routes(
-    top: Path, found: Sequence[Reported], head: str, rebase: Rebase, *, later: bool
+    top: Path,
+    found: Sequence[Reported],
+    head: str,
+    rebase: Rebase,
+    *,
+    later: bool,
+    first: str | None = None,
 ) -> list[Reported]:
     """``found``, each ``stray`` at a link a commit of the range added given the route
     that takes it out of that commit; ``later``: HEAD no longer holds them (a later
-    commit deleted them, which the rewrite leaves empty)."""
+    commit deleted them, which the rewrite leaves empty). ``first``: the range's one
+    first commit (None: none, or several), out of which a link the base held is taken."""
     if not any(r.finding.detail.startswith("stray:") for r in found):
         return list(found)
     added = links_added(top, rebase.merge_base, head)
     routes = _routes(added, head, rebase, later=later)
     strays = [r.path for r in found if r.finding.detail.startswith("stray:")]
     routes.update(_folder_routes(added, strays, head, rebase, later=later))
+    left = [p for p in strays if p not in routes]
+    if first is not None and left:
+        routes.update(_base_routes(top, left, first, head, rebase, later=later))
     return [
         r._replace(routes=(routes[r.path],))
         if r.path in routes and r.finding.detail.startswith("stray:")
         else r
         for r in found
     ]
+
+
+def first_commit(graph: Mapping[str, tuple[str, ...]]) -> str | None:
+    """The range's one first commit, whose parents are all outside it (``graph``: each
+    commit of the range with its parents); None: none, or several (a branch forked
+    from the merge-base merged in)."""
+    firsts = [c for c, ups in graph.items() if not any(u in graph for u in ups)]
+    return firsts[0] if len(firsts) == 1 else None
+
+
+def links_at(top: Path, rev: str) -> frozenset[str]:
+    """Every symlink or submodule under the ledger at ``rev`` (one ``ls-tree``; git
+    lists a link by its mode, never through it)."""
+    entries = gitio.ls_tree(top, rev, _LEDGER)
+    return frozenset(e.path for e in entries if e.mode == "120000" or e.type == "commit")
+
+
+def _base_routes(
+    top: Path, strays: Sequence[str], first: str, head: str, rebase: Rebase, *, later: bool
+) -> dict[str, Route]:
+    """Each of ``strays`` that is, or holds, a link the merge-base held, taken out of
+    the range's ``first`` commit (``git rm -r``): the commits after it never held it."""
+    held = links_at(top, rebase.merge_base)
+    words = _BASE_OUT._replace(later="deleted it") if later else _BASE_OUT
+    also = f"{_BASE_HOLDS}; {_NEVER_READ}"
+    routes: dict[str, Route] = {}
+    for path in strays:
+        if path in held or any(p.startswith(f"{path}/") for p in held):
+            steps = (git_step("rm", "-r", "-q", "--", path),)
+            routes[path] = in_commit(first, steps, words, head=head, rebase=rebase, also=also)
+    return routes
 
 
 def deleted_linked(
@@ -114,4 +165,4 @@ def _folder_routes(
     return routes
 
 
-__all__ = ["deleted_linked", "linked_routes", "links_added"]
+__all__ = ["deleted_linked", "first_commit", "linked_routes", "links_added", "links_at"]

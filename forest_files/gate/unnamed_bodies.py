@@ -16,8 +16,11 @@ Stores: nothing.
 Refuses: nothing.
 Returns: ``Unnamed``: whether a deleted body is named by no segment there, and
 whether the merge-base held it (one ``ls-tree`` and one ``cat-file --batch`` per
-commit asked, only when a commit deletes a body no erase act names).
-Test: tests/gate/test_ci_unnamed_body_deleted.py
+commit asked, only when a commit deletes a body no erase act names); whether a
+deleted ledger file was a link the merge-base held (``linked_at_base``: one
+``ls-tree`` of the merge-base and of the parent, only when a segment or body is
+deleted that no erase act names).
+Test: tests/gate/test_ci_unnamed_body_deleted.py, tests/gate/test_ci_linked_on_base.py
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ class Unnamed:
     def __init__(self, root: Path, merge_base: str) -> None:
         self.root, self.merge_base = root, merge_base
         self._bytes: dict[str, list[bytes]] = {}
+        self._links: dict[str, frozenset[str]] = {}  # each commit's links: linked_at_base
 
     def _segments(self, rev: str) -> list[bytes]:
         """The raw bytes of every blob under the segments directory at ``rev``, read
@@ -52,6 +56,19 @@ class Unnamed:
         needle = body_hash.encode()
         revs = dict.fromkeys((commit, parent, self.merge_base))
         return not any(needle in data for rev in revs for data in self._segments(rev))
+
+    def linked_at_base(self, path: str, parent: str) -> bool:
+        """``parent`` and the merge-base both hold ``path`` as a symlink or submodule: a
+        stray the base brought, never read, whose deletion removes garbage (gate/linked.py
+        takes it out of the branch's first commit); one ``ls-tree`` per commit asked."""
+        return all(path in self._links_at(rev) for rev in (parent, self.merge_base))
+
+    def _links_at(self, rev: str) -> frozenset[str]:
+        from forest_files.gate.linked import links_at
+
+        if rev not in self._links:
+            self._links[rev] = links_at(self.root, rev)
+        return self._links[rev]
 
     def at_base(self, path: str) -> bool:
         """The merge-base holds ``path``: a stray the range did not bring."""
