@@ -13,7 +13,7 @@ Refuses: nothing. A missing, corrupt, foreign-version or stale record is a
 miss, and the caller runs the full check.
 Returns: ``recall`` the number of bindings of the remembered clean verdict, or
 None (run the check).
-Test: tests/check/test_verdict.py
+Test: tests/check/test_verdict.py, tests/check/test_verdict_linked_folder.py
 
 Trust rules, the stat cache's (statcache.py): every input must be a regular
 file whose (size, mtime_ns, ino, ctime_ns) are unchanged, and every mtime must
@@ -22,8 +22,12 @@ stat'ed and read (git's racy-clean rule). The ledger is keyed before the check
 starts, so an act landing during a check makes the record stale, never wrong.
 Only a clean verdict over every binding (no path filter) is remembered. A bound
 file is keyed by its inode and ctime, so a directory swapped for a symlink, or
-a file replaced by another, is a miss. Kept light on purpose:
-``os`` and ``marshal`` only, so the hook and ``fastcheck`` pay nothing for it.
+a file replaced by another, is a miss. The ledger's folders (``.forest``, the
+ledger, ``segments``, ``bodies``) are keyed by their own ``lstat`` too: one made a
+link is no key, and a body folder swapped for a link moves the mtime of ``bodies``,
+so the next check judges (and refuses the link) instead of answering from memory.
+Kept light on purpose: ``os`` and ``marshal`` only, so the hook and ``fastcheck`` pay
+nothing for it.
 """
 
 from __future__ import annotations
@@ -33,17 +37,31 @@ import stat as stat_mod
 import sys
 
 from forest_files.kernel import cache
-from forest_files.kernel.paths import CACHE_DIR, CONFIG_NAME, LEDGER_DIR, SEGMENTS
+from forest_files.kernel.paths import (
+    BODIES,
+    CACHE_DIR,
+    CONFIG_NAME,
+    FOREST_DIR,
+    LEDGER_DIR,
+    SEGMENTS,
+)
 from forest_files.kernel.state import ensure_dir, worktree_path
 
+StatKey = tuple[int, int, int, int]
 _SEGMENTS = os.path.join(*LEDGER_DIR.split("/"), SEGMENTS)
-FORMAT = 3  # 2: verdicts of checks that trusted the ledger's file hash are dropped;
-# 3: a Python definition bound again later in its block no longer resolves (pysymbol.py)
+# Each keyed by its own lstat, never through a link (custody/ledger_dirs.py refuses one
+# there): a folder's mtime moves whenever an entry in it is made, removed or replaced,
+# so a body folder swapped for a link by a pull changes the key of ``bodies``.
+_FOLDERS = (FOREST_DIR, LEDGER_DIR, _SEGMENTS, os.path.join(*LEDGER_DIR.split("/"), BODIES))
+_ABSENT: StatKey = (-1, -1, -1, -1)  # ``bodies`` before any adoption
+FORMAT = 4  # 2: verdicts of checks that trusted the ledger's file hash are dropped;
+# 3: a Python definition bound again later in its block no longer resolves (pysymbol.py);
+# 4: the ledger's folders keyed by their own lstat (a segments folder read through a link)
 _NAME = f"verdict-{sys.implementation.cache_tag}.bin"
 _KIND = "verdict"
 
-StatKey = tuple[int, int, int, int]
-LedgerKey = tuple[tuple[tuple[str, StatKey], ...], StatKey]
+# (each segment's name and key, forest.toml's key, each ledger folder's own key)
+LedgerKey = tuple[tuple[tuple[str, StatKey], ...], StatKey, tuple[StatKey, ...]]
 
 
 def _key(st: os.stat_result) -> StatKey:
@@ -57,8 +75,13 @@ def record_path(root: str, *, create: bool = True) -> str:
 
 
 def ledger_key(root: str) -> LedgerKey | None:
-    """Stat of every ledger segment and of ``forest.toml``; None if one is not a file."""
+    """Stat of every ledger segment, of ``forest.toml`` and of the ledger's folders
+    (``lstat``: never through a link); None if one is not a file, or a folder not a
+    folder."""
     items: list[tuple[str, StatKey]] = []
+    folders = _folder_keys(root)
+    if folders is None:
+        return None
     try:
         with os.scandir(os.path.join(root, _SEGMENTS)) as entries:
             for entry in entries:
@@ -72,15 +95,36 @@ def ledger_key(root: str) -> LedgerKey | None:
     if not stat_mod.S_ISREG(st.st_mode):
         return None
     items.sort()
-    return (tuple(items), _key(st))
+    return (tuple(items), _key(st), folders)
+
+
+def _folder_keys(root: str) -> tuple[StatKey, ...] | None:
+    """Each ledger folder's own ``lstat`` key (``bodies`` may be absent); None if one
+    is a link, a file, or missing (no ledger to key)."""
+    keys: list[StatKey] = []
+    for rel in _FOLDERS:
+        try:
+            st = os.lstat(os.path.join(root, rel))
+        except FileNotFoundError:
+            if rel != _FOLDERS[-1]:
+                return None
+            keys.append(_ABSENT)
+            continue
+        except OSError:
+            return None
+        if not stat_mod.S_ISDIR(st.st_mode):
+            return None
+        keys.append(_key(st))
+    return tuple(keys)
 
 
 def ledger_trusted(ledger: LedgerKey | None, stamp: int) -> bool:
-    """Every ledger input's mtime is earlier than ``stamp`` (none racily clean)."""
+    """Every ledger input's mtime, its folders' too, is earlier than ``stamp`` (none
+    racily clean)."""
     if ledger is None or stamp <= 0:
         return False
-    segments, config = ledger
-    return all(k[1] < stamp for k in [*(k for _, k in segments), config])
+    segments, config, folders = ledger
+    return all(k[1] < stamp for k in [*(k for _, k in segments), config, *folders])
 
 
 def stamp(root: str) -> int:

@@ -113,7 +113,7 @@ def test_racily_clean_ledger_is_not_remembered(tmp_path: Path) -> None:
     root = two_bound_files(tmp_path)
     ledger = verdict.ledger_key(str(root))
     assert ledger is not None
-    segments, _config = ledger
+    segments, _config, _folders = ledger
     newest = max(k[1] for _, k in segments)
     # A stamp not later than a segment's mtime: an edit in that tick could keep its stat.
     assert not verdict.remember(str(root), ledger, newest, {}, 2)
