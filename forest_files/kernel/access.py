@@ -19,12 +19,13 @@ Stores: nothing. Refuses: nothing.
 Returns: the fix as text, its paths absolute and quoted to work pasted from any folder
 (kernel/shellword.py); ``beyond_modes``, the one advice when the modes allow it
 already; ``denied_line``, the whole line for an EACCES/EPERM error; ``access_fix``, the
-advice alone for any refused write (``regain_access``, else ``beyond_modes``);
+advice alone for any refused write (``regain_access``, else ``beyond_modes``;
+``mounted_read_only`` for a read-only filesystem);
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py,
 tests/kernel/test_access_linked_state.py, tests/store/test_access_beyond_modes.py,
-tests/custody/test_access_beyond_modes_restore.py
+tests/custody/test_access_beyond_modes_restore.py, tests/kernel/test_access_read_only_mount.py
 """
 
 from __future__ import annotations
@@ -75,8 +76,9 @@ def denied_line(exc: BaseException, then: str = "run the command again") -> str 
 
 def access_fix(path: str, exc: OSError) -> str:
     """The fix for ``path`` a write refused with ``exc`` (room aside: the caller's):
-    ``regain_access`` for a mode or an owner (EACCES, EPERM), else, or when that finds
-    nothing to change, ``beyond_modes`` (a read-only mount: EROFS; an immutable flag);
+    ``regain_access`` for a mode or an owner (EACCES, EPERM), else, when that finds
+    nothing to change, ``beyond_modes`` (an immutable flag, an ACL); a read-only
+    filesystem (EROFS), ``mounted_read_only``;
     any other refusal (a failing disk, a name too long) names the path and the
     system's words, never a mode that would not help.
     The one wording of the state folders, a restore's file and its capture, and
@@ -88,8 +90,21 @@ def access_fix(path: str, exc: OSError) -> str:
 
         why = exc.strerror or type(exc).__name__  # a failing disk (EIO), a name too long
         return f"check {shell_word(os.path.abspath(path))} and its disk (the system said: {why})"
-    denied = exc.errno in (errno.EACCES, errno.EPERM)
-    return (regain_access(path) if denied else None) or beyond_modes(path)
+    if exc.errno == errno.EROFS:  # the errno alone decides: no mode or owner to change
+        return mounted_read_only(path)
+    return regain_access(path) or beyond_modes(path)
+
+
+def mounted_read_only(path: str) -> str:
+    """The one advice for a write a read-only filesystem refused: it names the
+    filesystem holding ``path`` (absolute, quoted) and its fixes, a remount or a clone
+    on a writable disk; never a ``chmod``, which that filesystem refuses too."""
+    from forest_files.kernel.shellword import shell_word
+
+    return (
+        f"the filesystem holding {shell_word(os.path.abspath(path))} is mounted read-only: "
+        "remount it read-write, or work in a clone on a writable disk"
+    )
 
 
 def beyond_modes(path: str) -> str:

@@ -1,0 +1,69 @@
+"""A write a read-only filesystem refused (EROFS) is told so plainly by kernel/access.py
+(``mounted_read_only``): the filesystem holding the path is mounted read-only, remount
+it read-write or work in a clone on a writable disk; never a ``chmod`` (refused there
+too), nor "their modes allow it already", which left the user to guess among a mount,
+a flag and an ACL when the system had said which. The doors meet a real read-only
+mount (tests/helpers/read_only_mount.py) in a repository ``my repo's``: a fix that
+is not quoted does not paste there."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from forest_files.kernel.access import access_fix
+from forest_files.kernel.shellword import shell_word
+from tests.helpers.custody import adopted_repo
+from tests.helpers.read_only_mount import run_read_only
+
+DOC = "# Doc\n\nThe sky is blue.\n"
+REMOUNT = "is mounted read-only: remount it read-write, or work in a clone on a writable disk"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return adopted_repo(tmp_path, "doc.md", DOC, name="my repo's")
+
+
+def _snapshot(top: Path) -> dict[str, str]:
+    """Every path under ``top``: a file with the SHA-256 of its bytes."""
+    return {
+        p.relative_to(top).as_posix(): (
+            hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+        )
+        for p in sorted(top.rglob("*"))
+    }
+
+
+def test_access_fix_read_only_filesystem_names_mount_detected(tmp_path: Path) -> None:
+    """A real ``OSError`` with EROFS: the errno alone decides (it said "make … writable
+    (their modes allow it already: a read-only mount, an immutable flag or an ACL stops
+    it)"), whatever the modes say."""
+    folder = tmp_path / "my repo's"
+    folder.mkdir()
+    path = folder / "doc.md"
+    exc = OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+    assert access_fix(str(path), exc) == f"the filesystem holding {shell_word(str(path))} {REMOUNT}"
+    folder.chmod(0o555)  # a mode to change too: still the mount, never a chmod
+    assert access_fix(str(path), exc) == f"the filesystem holding {shell_word(str(path))} {REMOUNT}"
+
+
+def test_state_folder_read_only_mount_names_remount_refused(repo: Path) -> None:
+    """``forest check`` in a repository mounted read-only, ``.git/forest/cache`` not made
+    yet: one line naming the mount (the state folders' ``access_fix``); every file as it
+    was."""
+    cache = repo / ".git" / "forest" / "cache"
+    assert not cache.exists()
+    before = _snapshot(repo)
+    done = run_read_only(repo, "forest check")
+    assert done.returncode == 1, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line == (
+        f"forest: cannot create {cache} (Read-only file system): the filesystem holding "
+        f"{shell_word(str(cache))} {REMOUNT}, then run the command again"
+    ), line
+    assert _snapshot(repo) == before
