@@ -39,10 +39,15 @@ def regain_access(path: str, *beside: str) -> str | None:
     another user owns its folder or ``path`` itself, else ``chmod u+rwX FOLDER PATH``
     (``PATH`` only when it exists: a file not created yet needs its folder alone;
     ``FOLDER`` the state folder holding ``path``, and ``chmod -R`` of it, in one);
-    None when this user owns both and their modes allow it already (a read-only
-    mount, an immutable file: neither command helps, the caller says its own).
+    None when this user owns both and their modes allow it already (an immutable
+    file, an ACL: neither command helps, the caller says its own).
     ``beside``: files in the same folder used with it (a database's ``-wal`` and
-    ``-shm``, made with its mode), judged and named with it when they exist."""
+    ``-shm``, made with its mode), judged and named with it when they exist.
+    A read-only filesystem, asked first (SQLite's "readonly database" and "unable to
+    open" carry no errno to say it), is ``mounted_read_only``: neither command works
+    there, whatever the modes say."""
+    if _on_read_only_mount(path):
+        return mounted_read_only(path)
     linked = _linked_state(path)
     if linked is not None:
         from forest_files.kernel.shellword import printable, shell_word
@@ -161,6 +166,19 @@ def regain_command(path: str, *beside: str) -> str | None:
     if state is not None:  # the whole folder: the next file in it would be refused next
         return f"chmod -R u+rwX {shell_word(state)}"
     return f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
+
+
+def _on_read_only_mount(path: str) -> bool:
+    """Whether the filesystem holding ``path`` (or, not made yet, the nearest folder
+    above it) is mounted read-only (``statvfs``'s ``ST_RDONLY``); False where the system
+    cannot say (Windows, a folder this user may not look into)."""
+    held = os.path.abspath(path)
+    while not os.path.lexists(held) and os.path.dirname(held) != held:
+        held = os.path.dirname(held)
+    try:
+        return bool(os.statvfs(held).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
 
 
 def _state_holding(path: str) -> str | None:

@@ -9,7 +9,8 @@ Refuses: nothing; it translates. A busy/locked database becomes ``StoreBusy``
 full": a full disk, a quota, a file-size limit) a ``NoSpace`` saying to free
 space, a file it cannot open or write (a read-only file or directory: SQLite's
 "unable to open" or "readonly database") one naming the ``chmod`` that makes it
-readable and writable, or the ``chown`` of another user's, or, when the modes allow
+readable and writable, or the ``chown`` of another user's, or, on a read-only
+filesystem, its mount (kernel/access.py ``mounted_read_only``), or, when the modes allow
 it already, the one advice beyond them (kernel/access.py ``beyond_modes``), naming
 the ``-wal`` or ``-shm`` beside it that stops the write when it is that one (a
 caller that names no file, an in-memory store's, gets SQLite's words alone), a use

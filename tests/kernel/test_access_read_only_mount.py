@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from forest_files.kernel.access import access_fix
+from forest_files.kernel.access import access_fix, regain_access
 from forest_files.kernel.shellword import shell_word
 from tests.helpers.custody import adopted_repo
 from tests.helpers.read_only_mount import run_read_only
@@ -67,3 +67,36 @@ def test_state_folder_read_only_mount_names_remount_refused(repo: Path) -> None:
         f"{shell_word(str(cache))} {REMOUNT}, then run the command again"
     ), line
     assert _snapshot(repo) == before
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o444])
+def test_store_open_read_only_mount_names_remount_refused(repo: Path, mode: int) -> None:
+    """``forest log`` in a repository mounted read-only: SQLite's "unable to open" has no
+    errno, so kernel/access.py asks ``statvfs`` first and names the mount (it said "make …
+    writable (their modes allow it already: …)", or, ``woods.db`` at ``0444``, a ``chmod``
+    the mount refuses too); every file as it was."""
+    woods = repo / ".git" / "forest" / "woods.db"
+    woods.chmod(mode)
+    before = _snapshot(repo)
+    done = run_read_only(repo, "forest log doc.md")
+    assert done.returncode == 1, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    assert line == (
+        f"forest: cannot open {woods}: unable to open database file; the filesystem holding "
+        f"{shell_word(str(woods))} {REMOUNT}, then run the command again"
+    ), line
+    assert _snapshot(repo) == before
+
+
+def test_regain_access_writable_mount_modes_decide_accepted(tmp_path: Path) -> None:
+    """Off a read-only mount the modes decide as before: a folder at ``0555`` is told its
+    ``chmod``, one whose modes allow it already nothing (the caller's ``beyond_modes``).
+    A read-only mount cannot be made in this test's own process: the doors above meet
+    one (tests/helpers/read_only_mount.py)."""
+    folder = tmp_path / "my repo's"
+    folder.mkdir()
+    db = folder / "woods.db"
+    db.write_bytes(b"")
+    assert regain_access(str(db)) is None
+    folder.chmod(0o555)
+    assert regain_access(str(db)) == f"chmod u+rwX {shell_word(str(folder))} {shell_word(str(db))}"
