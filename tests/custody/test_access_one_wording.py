@@ -108,9 +108,9 @@ def test_init_work_tree_read_only_names_chmod_refused(place: tuple[Path, Path]) 
 def test_hooks_install_hooks_folder_read_only_names_chmod_refused(
     place: tuple[Path, Path],
 ) -> None:
-    """``forest hooks install`` with ``.git/hooks`` at ``0555``: the folder's ``chmod``
-    (it said "make FOLDER and the hooks in it writable", unquoted), which pasted lets
-    the same install go through."""
+    """``forest hooks install`` with ``.git/hooks`` at ``0555``: the line names the hook
+    (it named ``pre-commit.PID.tmp``, the temporary file) and the folder's ``chmod``,
+    which pasted lets the same install go through."""
     base, bin_dir = place
     repo = handed_copy(base, "my repo's hooks")
     hooks = repo / ".git" / "hooks"
@@ -118,12 +118,10 @@ def test_hooks_install_hooks_folder_read_only_names_chmod_refused(
     before = _snapshot(hooks)
     line = _one_line(run_as_user(repo, "forest hooks install", bin_dir))
     fix = f"chmod u+rwX {shell_word(str(hooks))}"
-    lead = re.escape(f"forest: {hooks}/pre-commit.") + r"\d+\.tmp"
-    tail = re.escape(
-        ": cannot be written (Permission denied); no hook was installed: "
-        f"{fix}, then run `forest hooks install` again"
+    assert line == (  # the hook, not its temporary file (it said …/pre-commit.PID.tmp)
+        f"forest: {hooks}/pre-commit: cannot be written (Permission denied); no hook was "
+        f"installed: {fix}, then run `forest hooks install` again"
     )
-    assert re.fullmatch(lead + tail, line), line
     assert _snapshot(hooks) == before
     done = run_as_user(repo, f"{fix} && forest hooks install", bin_dir)
     assert done.returncode == 0, done.stderr

@@ -100,3 +100,21 @@ def test_regain_access_writable_mount_modes_decide_accepted(tmp_path: Path) -> N
     assert regain_access(str(db)) is None
     folder.chmod(0o555)
     assert regain_access(str(db)) == f"chmod u+rwX {shell_word(str(folder))} {shell_word(str(db))}"
+
+
+def test_hooks_install_read_only_mount_names_hook_refused(repo: Path) -> None:
+    """``forest hooks install`` in a repository mounted read-only: the line names the
+    hook (it named its temporary file, ``pre-commit.PID.tmp``) and the mount (it said
+    "their modes allow it already"); no hook written."""
+    hooks = repo / ".git" / "hooks"
+    before = _snapshot(repo)
+    done = run_read_only(repo, "forest hooks install")
+    assert done.returncode == 1, done.stderr
+    [line] = done.stderr.strip().splitlines()
+    hook = hooks / "pre-commit"
+    assert line == (
+        f"forest: {hook}: cannot be written (Read-only file system); no hook was installed: "
+        f"the filesystem holding {shell_word(str(hook))} {REMOUNT}, then run "
+        "`forest hooks install` again"
+    ), line
+    assert _snapshot(repo) == before

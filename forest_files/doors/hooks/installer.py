@@ -24,6 +24,7 @@ Returns: ``HookState`` per hook name (its version, and whether it is older);
 ``install_step``, the install as the user pastes it (``-C`` where they typed it).
 Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py,
       tests/doors/test_hooks_install_leftovers.py, tests/custody/test_access_one_wording.py
+      tests/kernel/test_access_read_only_mount.py
 """
 
 from __future__ import annotations
@@ -95,8 +96,12 @@ def _is_ours(path: Path) -> bool:
 def _write_exec(path: Path, text: str) -> None:
     """An executable script at ``path``, written through the one atomic write (its
     temporary file never follows a link planted beside it, in a hooks folder that
-    can arrive by a commit)."""
-    cache.replace_atomically(str(path), text.encode("utf-8"), mode=0o755)
+    can arrive by a commit). A refusal names ``path``, the hook the user knows, never
+    that temporary file (``pre-commit.<pid>.tmp``)."""
+    try:
+        cache.replace_atomically(str(path), text.encode("utf-8"), mode=0o755)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def install_step(repo: Path, *, server: bool = False) -> str:
