@@ -5,11 +5,13 @@ for a closed WAL store in a read-only directory) inside one read transaction,
 so every pass of the migration sees one snapshot, and it is never written.
 Refuses: a missing, non-SQLite or non-Forest source; one this user may not read
 (kernel/access.py's ``chmod``, or another user's ``chown``, through
-store/connection.py ``translate``); a Forest version other than 0.3.x and 0.4.0
+store/connection.py ``translate``, or, for a folder on its way this user may not
+enter, ``access_fix``); a Forest version other than 0.3.x and 0.4.0
 (v0.1 and v0.2 stores are named, with the way to convert them); a store that is
 already forest-files; a partial Forest schema.
 Returns: the open connection (``open_source``) and its ``SourceVersion``.
-Test: tests/face/test_migrate.py (through ``forest_files.migrate``)
+Test: tests/face/test_migrate.py (through ``forest_files.migrate``),
+tests/custody/test_access_one_wording.py
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import quote
 
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import ForeignStore, ForestError
 from forest_files.store.connection import translate
 
@@ -26,7 +29,14 @@ SourceVersion = Literal["0.3", "0.4"]
 
 
 def open_source(path: Path) -> sqlite3.Connection:
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except OSError as exc:  # a folder on the way this user may not enter (root's 0700)
+        fix = access_fix(str(path), exc)
+        raise ForestError(
+            f"cannot read source {path} ({exc.strerror}); {fix}, then run the command again"
+        ) from None
+    if not found:
         raise ForestError(f"source store not found: {path}")
     try:
         try:

@@ -26,6 +26,7 @@ from tests.face.test_migrate import build_forest04
 from tests.helpers.git import commit_all, make_repo, write
 from tests.helpers.unprivileged import (
     adopted_place,
+    as_root,
     hand_over,
     handed_copy,
     run_as_user,
@@ -235,3 +236,38 @@ def test_migrate_source_unreadable_names_chmod_refused(place: tuple[Path, Path])
     done = run_as_user(folder, f"{fix} && python3 {shell_word(str(script))}", bin_dir)
     assert done.returncode == 0, done.stderr
     assert (folder / "new.db").is_file()
+
+
+MIGRATE_FROM = """import sys
+import forest_files
+try:
+    forest_files.migrate_to_latest(sys.argv[1], "new.db")
+except forest_files.ForestError as exc:
+    sys.exit(f"forest: {exc}")
+"""
+
+
+def test_migrate_source_in_root_folder_names_chown_refused(place: tuple[Path, Path]) -> None:
+    """``migrate_to_latest`` of a Forest 0.4 store in a folder root owns at ``0700``: one
+    line naming the source and kernel/access.py's ``sudo chown`` of that folder, exit 1
+    (it was a raw ``PermissionError`` from ``path.is_file()``, a traceback); nothing
+    made."""
+    if not as_root():
+        pytest.skip("only root can own the folder the unprivileged user may not enter")
+    base, bin_dir = place
+    locked = base.parent / "my repo's locked"
+    locked.mkdir()
+    source = locked / "woods.db"
+    build_forest04(source)
+    locked.chmod(0o700)
+    out = base.parent / "my repo's migrate out"
+    out.mkdir()
+    hand_over(out)
+    script = script_beside(out, "migrate_from.py", MIGRATE_FROM)
+    command = f"python3 {shell_word(str(script))} {shell_word(str(source))}"
+    line = _one_line(run_as_user(out, command, bin_dir))
+    assert line == (
+        f"forest: cannot read source {source} (Permission denied); another user owns it: "
+        f'sudo chown -R "$(id -un)" {shell_word(str(locked))}, then run the command again'
+    )
+    assert list(out.iterdir()) == []  # no copy begun
