@@ -13,7 +13,7 @@ adds ``unbound`` findings: failures for the working tree and a commit,
 warnings for the index (a draft may be committed).
 Test: tests/doors/test_doors.py, tests/check/test_coverage.py,
 tests/check/test_staged_check_listed_once.py,
-tests/check/test_rebound_texts_no_index.py
+tests/check/test_rebound_texts_no_index.py, tests/doors/test_watch_unreadable_contests.py
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from forest_files.check.findings import Reported
     from forest_files.check.opening import Custody
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.session import VerdictInputs
     from forest_files.text.extract import Document
 
 
@@ -40,11 +39,13 @@ def run_check(
     *,
     diffs: bool = False,
     quick: bool = False,
+    without: tuple[str, ...] = (),
 ) -> CheckReport:
     """Judge ``source`` (``worktree``, ``index`` or a revision), limited to ``paths``.
     ``quick`` (the index, no paths): when HEAD was judged clean in full on this
     machine (judged.py), judge only what the staged change can have moved, as the
-    pre-commit hook does; the report then lists those bindings only."""
+    pre-commit hook does; the report then lists those bindings only. ``without`` (the
+    working tree, no paths): the whole tree but these paths (apart.py)."""
     if source == "index":  # the staged forest.toml decides, never the working tree's
         if quick and not paths:
             from forest_files.check.judged import judged_clean
@@ -58,11 +59,14 @@ def run_check(
                 return report._replace(where="git index (the staged change; HEAD judged clean)")
         return _index(root, paths, diffs)
     if source == "worktree":
-        return _worktree(root, paths, diffs)
+        return _worktree(root, paths, diffs, without)
     return _commit(root, source, paths, diffs)
 
 
-def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+def _worktree(
+    root: Path, paths: tuple[str, ...], diffs: bool, without: tuple[str, ...]
+) -> CheckReport:
+    from forest_files.check.apart import no_binding, rest
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
     from forest_files.check.explain import explain
@@ -73,12 +77,13 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
 
     with open_custody(root, "worktree", within=paths) as custody:
         content = custody.content
+        judged = rest(root, without, custody.bindings) if without else paths
         parsed: dict[str, tuple[str, Document]] = {}
         findings = check_all(
             None,
             custody.bindings,
             content,
-            paths=paths,
+            paths=judged,
             grounds=custody.grounds,
             documents=parsed,
             history=custody,
@@ -86,10 +91,11 @@ def _worktree(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         before = custody.inputs if custody.inputs is not None else verdict_inputs(str(root))
         cfg = load_config(root)
         rules = cfg.require
-        unbound = in_source(rules, content, custody.bindings, within=paths, bind=cfg.bind)
-        unbound += _worktree_no_binding(root, paths, before, findings)
+        unbound = in_source(rules, content, custody.bindings, within=judged, bind=cfg.bind)
+        left = (without, custody) if without else None
+        unbound += no_binding(root, judged, before, findings, left)
         failed = any(f.failed for f in findings) or bool(unbound)
-        if not paths:
+        if not judged:
             # A remembered verdict keys on bound files only, so a new required file
             # would not invalidate it: with [require] rules no verdict is remembered.
             remember_verdict(root, before, content, custody.bindings, failed or bool(rules))
@@ -143,22 +149,6 @@ def _named(
         return explain(findings, root=root, source=source, documents=documents)
     finally:
         conn.close()
-
-
-def _worktree_no_binding(
-    root: Path, paths: tuple[str, ...], before: VerdictInputs, findings: list[Finding]
-) -> list[Finding]:
-    """The working tree's findings of no binding: the local state git's index tracks,
-    and the contests no binding reports (with ``paths``, only the bindings rebound
-    twice with a place under one: a contest bound to no file lies under none), both
-    remembered until their inputs change."""
-    from forest_files.check import contests, localstate
-
-    out: list[Finding] = []
-    if localstate.concerns(paths):
-        out += localstate.findings(localstate.in_worktree(str(root)), paths, root=root)
-    found = contests.of_worktree(str(root), before[0], before[1], findings)
-    return out + contests.within(found, paths)
 
 
 def _remember_head(root: Path, bound: set[str]) -> None:

@@ -8,15 +8,18 @@ Refuses: nothing; a busy index is retried with backoff (then ``StoreBusy``
 goes up and the batch is held, never lost); a failure on one section is
 logged and the rest go on. A bound file, or one ``[require]`` names, this user
 may not read (the check raises its PermissionError rather than call it missing
-or pass it by) is set aside and the rest judged without it (``check_readable``):
-one unreadable file does not hide every other file's drift, nor a ``[require]``
-gap in another file.
+or pass it by) is set aside and the rest judged without it (``check_readable``;
+a full check asks the whole tree but it, check/apart.py): one unreadable file
+does not hide every other file's drift, a ``[require]`` gap in another file, nor
+a contest bound to no file.
 Returns: ``Judged`` — the findings that changed since the last verdict and
 the lines to show for them, rendered by check/text.py (the watcher words no
 finding and no route itself); ``Readable`` — a check's findings, the paths it
-judged, and the bound paths it could not read.
+judged (``()``: the whole tree but the unread), and the bound paths it could not
+read.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_contests.py,
-tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py
+tests/doors/test_watch_unreadable.py, tests/doors/test_watch_unreadable_require.py,
+tests/doors/test_watch_unreadable_contests.py
 """
 
 from __future__ import annotations
@@ -49,11 +52,13 @@ class Judged:
     open: tuple[Reported, ...] = field(default=())  # every finding not clean, after this
 
 
-def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Reported]:
+def check(
+    root: Path, paths: tuple[str, ...], stop: threading.Event, without: tuple[str, ...] = ()
+) -> list[Reported]:
     """run_check, retried while the index is busy."""
     for delay in (*_BACKOFF, None):
         try:
-            report = run_check(root, "worktree", paths)
+            report = run_check(root, "worktree", paths, without=without)
             return [*report.items, *report.extra]
         except StoreBusy:
             # jittered, so a watcher and a hook that collide do not retry in step
@@ -65,8 +70,9 @@ def check(root: Path, paths: tuple[str, ...], stop: threading.Event) -> list[Rep
 @dataclass(frozen=True)
 class Readable:
     items: list[Reported]
-    paths: tuple[str, ...]  # what was judged: () for everything
+    paths: tuple[str, ...]  # what was judged: () for the whole tree but ``denied``
     denied: dict[str, PermissionError]  # watched path -> why this user may not read it
+    judged: bool = True  # False: every path asked was unreadable, nothing judged
 
 
 def check_readable(
@@ -74,40 +80,27 @@ def check_readable(
 ) -> Readable:
     """``check``, judged again without each path ``bound`` wants (a bound file, one
     ``[require]`` names) this user may not read, until one passes: every other binding
-    keeps its verdict. For ``paths`` ``()`` the judged subset is every bound path and
-    every other file beside the unreadable ones (``_rest``), so ``[require]`` coverage
-    judges every readable file; what needs the unreadable file (its own coverage, a
-    contest of it or of no file) keeps its last verdict until it is read again. One
-    more check per unreadable file."""
+    keeps its verdict. For ``paths`` ``()`` the check is of the whole tree but the
+    unreadable paths (run_check ``without``), so ``[require]`` coverage judges every
+    readable file and contests bound to no file are judged as ``forest check`` judges
+    them; what needs an unreadable file (its own verdict, its coverage, a contest of
+    its binding's chain) keeps its last verdict until it is read again. One more check
+    per unreadable file."""
     denied: dict[str, PermissionError] = {}
     asked = paths
     while True:
         try:
-            return Readable(check(root, asked, stop), asked, denied)
+            without = () if paths else tuple(sorted(denied))
+            return Readable(check(root, asked, stop, without), asked, denied)
         except PermissionError as exc:
             path = _bound_path(root, exc, bound)
             if path is None or path in denied:
                 raise  # not a watched file's (a state file's): the batch's error
             denied[path] = exc
-            rest = set(paths) if paths else bound.paths | _rest(root, denied.keys())
-            asked = tuple(sorted(rest - denied.keys()))
-            if not asked:
-                return Readable([], asked, denied)
-
-
-def _rest(root: Path, denied: Iterable[str]) -> set[str]:
-    """Every entry beside a ``denied`` path or beside a folder above one, as a path the
-    check takes (a folder holds what lies under it): the whole tree but ``denied``. A
-    folder this user may not list is left out whole."""
-    above = {"/".join(p.split("/")[:i]) for p in denied for i in range(p.count("/") + 1)}
-    out: set[str] = set()
-    for folder in above:
-        try:
-            names = os.listdir(root / folder)
-        except OSError:
-            continue
-        out.update(f"{folder}/{n}" if folder else n for n in names)
-    return out - above
+            if paths:
+                asked = tuple(sorted(set(paths) - denied.keys()))
+                if not asked:
+                    return Readable([], asked, denied, judged=False)
 
 
 def _bound_path(root: Path, exc: OSError, bound: BoundSet) -> str | None:
@@ -154,13 +147,22 @@ class Verdicts:
         self._latest: dict[str, Reported] = {}  # every key's latest finding (folder routes)
         self._paths: dict[str, str] = {}  # the path each key was last reported at
 
-    def apply(self, items: list[Reported], *, full: bool, paths: tuple[str, ...] = ()) -> Judged:
-        """Take a check's verdicts. ``full``: every binding was judged; else only those
-        in ``paths``, where a finding no longer reported (a required file deleted, a
-        section gone with its heading) is over: the state shows the present."""
+    def apply(
+        self,
+        items: list[Reported],
+        *,
+        full: bool,
+        paths: tuple[str, ...] = (),
+        unread: Iterable[str] = (),
+    ) -> Judged:
+        """Take a check's verdicts. ``full``: every binding was judged but those under
+        ``unread`` (which keep theirs); else only those in ``paths``, where a finding no
+        longer reported (a required file deleted, a section gone with its heading, a
+        contest resolved) is over: the state shows the present."""
         seen = {_key(r) for r in items}
         for gone in set(self._last) - seen:
-            if full or any(under(self._paths.get(gone, "\0"), p) for p in paths):
+            at = self._paths.get(gone, "\0")
+            if (full and not any(under(at, u) for u in unread)) or any(under(at, p) for p in paths):
                 self._last.pop(gone)
                 self._open.pop(gone, None)
                 self._latest.pop(gone, None)

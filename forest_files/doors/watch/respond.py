@@ -12,7 +12,7 @@ that could not be kept is tried again, its verdict kept (said and alerted once),
 when its path is judged again: at its next event, or held for a wait doubling
 from 1 s up to ``retry_cap`` (the reconcile interval); so is a rename's rebind
 proposal that could not be kept (a locked ``rebinds.db``, a full disk).
-Returns: ``Responder`` — ``take(items, full, paths, head)``; the custody it
+Returns: ``Responder`` — ``take(items, full, paths, head, unread)``; the custody it
 routes by (``policies``, ``excludes``, ``taken``, ``max_bytes``) is set by the
 watcher at every load. A folder moved whole gets ``forest check``'s one directory
 rebind after its findings (check/folder_move.py). ``alert`` (if given) is called
@@ -73,9 +73,14 @@ class Responder:
         self._folders_said: set[str] = set()  # folder routes said, while they stand
 
     def take(
-        self, items: list[Reported], full: bool, paths: tuple[str, ...], head: str | None
+        self,
+        items: list[Reported],
+        full: bool,
+        paths: tuple[str, ...],
+        head: str | None,
+        unread: tuple[str, ...] = (),
     ) -> None:
-        judged = self.verdicts.apply(items, full=full, paths=paths)
+        judged = self.verdicts.apply(items, full=full, paths=paths, unread=unread)
         self._settle(items)
         self._emit([*judged.lines, *self._folder_lines(judged.changed)])
         from forest_files.doors.doorlog import record_findings  # new drift: audited

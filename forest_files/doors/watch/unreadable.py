@@ -29,11 +29,12 @@ class Unreadable:
         self.errors = errors
         self._said: dict[str, str] = {}  # path -> its line, while it stays unreadable
 
-    def take(self, denied: dict[str, PermissionError], judged: tuple[str, ...]) -> str:
+    def take(self, denied: dict[str, PermissionError], judged: tuple[str, ...] | None) -> str:
         """``denied``: the bound paths a check could not read; ``judged``: the paths (a
-        folder: what lies under it) it read (``()`` with nothing denied: every one)."""
+        folder: what lies under it) it read (``()``: every one but ``denied``; None:
+        none)."""
         for path in [p for p in self._said if p not in denied]:
-            if any(under(path, p) for p in judged) or not (judged or denied):
+            if judged is not None and (not judged or any(under(path, p) for p in judged)):
                 del self._said[path]  # read again
         for path, exc in denied.items():
             line = denied_line(exc, THEN) or f"cannot read {path}"

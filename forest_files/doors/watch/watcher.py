@@ -249,12 +249,12 @@ class Watcher:
             # git started while we judged: these verdicts may mix two states
             self.collector.hold({}, frozenset({"full"}), now + self.settings.git_retry)
             return False
-        standing = self.unreadable.take(read.denied, read.paths)
+        standing = self.unreadable.take(read.denied, read.paths if read.judged else None)
         if standing:  # said once; the problem `status` shows while it lasts
             self._erred, self.problem = True, standing
         self.error_count += bool(read.denied)  # counted at each check it fails, as a repeat
-        if read.paths or not read.denied:  # an unreadable file keeps its last verdict
-            self._take(read.items, full and not read.denied, read.paths)
+        if read.judged:  # an unreadable file keeps its last verdict
+            self._take(read.items, full, read.paths, tuple(read.denied))
         self.collector.follow(self.verdicts.searching(), since=now)
         self.journal.add("check", detail=str(len(paths)) if paths else "all")
         if full:
@@ -270,6 +270,12 @@ class Watcher:
             self.observers.restart(self._dirs())
             self._events_at_restart = events
 
-    def _take(self, items: list[Reported], full: bool, paths: tuple[str, ...] = ()) -> None:
-        self.respond.take(items, full, paths, self.head)
+    def _take(
+        self,
+        items: list[Reported],
+        full: bool,
+        paths: tuple[str, ...] = (),
+        unread: tuple[str, ...] = (),
+    ) -> None:
+        self.respond.take(items, full, paths, self.head, unread)
         self.grace.seen({r.finding.path for r in items})
