@@ -214,12 +214,13 @@ def open_rebinds(root: Path, *, read_only: bool = False) -> list[Rebind]:
         return store.open_rebinds()
 
 
-def find(root: Path, pid: str) -> Rebind | None:
-    """The rebind proposal ``pid`` names, or None (then it may be a text proposal)."""
+def find(root: Path, pid: str, *, read_only: bool = False) -> Rebind | None:
+    """The rebind proposal ``pid`` names, or None (then it may be a text proposal); with
+    ``read_only`` the file is opened so (``RebindStore.reading``)."""
     if not exists(root):
         return None
     try:
-        with RebindStore(root) as store:
+        with RebindStore.reading(root) if read_only else RebindStore(root) as store:
             return store.get(pid)
     except NoSuchRebind:
         return None

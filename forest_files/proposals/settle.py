@@ -18,12 +18,14 @@ recorded before worktrees were (schema 2) is judged anywhere. Rebind proposals
 alike: only the worktree that saw the rename closes one (``rebinds.db`` schema
 2; one of schema 1 is judged anywhere).
 Where this user may not write the files (``writable``: a read-only state folder, a
-second user reading someone's clone), nothing is settled: a listing reads them
-read-only (``open_read_only``) and says that nothing was closed.
+second user reading someone's clone), nothing is settled: a listing, ``proposal
+show`` and ``watch status`` read them read-only (``open_read_only``,
+``proposal_store``) and the first two say that nothing was closed.
 Refuses: nothing; a binding the findings do not name is left as it is.
 Returns: the proposals closed, with why (``settled``); whether the files may be
-written; the open proposals read read-only.
-Test: tests/proposals/test_settle.py, tests/proposals/test_list_read_only.py
+written; the open proposals read read-only; the proposals file to show one from.
+Test: tests/proposals/test_settle.py, tests/proposals/test_list_read_only.py,
+tests/proposals/test_show_status_read_only.py
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.check.engine import Finding
-from forest_files.custody.proposals import Proposal, ProposalStore
+from forest_files.custody.proposals import NoSuchProposal, Proposal, ProposalStore
 from forest_files.kernel.paths import LOCAL_DB_NAME
 from forest_files.kernel.state import shared_dir
 from forest_files.proposals import rebinds
@@ -167,3 +169,15 @@ def open_read_only(root: Path) -> list[Proposal | Rebind]:
         with ProposalStore.reading(root) as store:
             found += store.open_proposals()
     return found + open_rebinds(root, read_only=True)
+
+
+def proposal_store(root: Path, pid: str, *, write: bool) -> ProposalStore:
+    """The proposals file to show ``pid`` from: opened to write when ``write`` (what
+    ``writable`` said), else read-only; with no file to read, ``pid`` names nothing."""
+    if write:
+        return ProposalStore(root)
+    if not (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():
+        from forest_files.kernel.shellword import forest_text
+
+        raise NoSuchProposal(f"no proposal {pid!r}; `{forest_text('proposals')}` lists them")
+    return ProposalStore.reading(root)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forest_files.custody.proposals import Proposal, ProposalStore
+from forest_files.custody.proposals import Proposal
 
 
 def facts(p: Proposal, versions: int) -> list[str]:
@@ -97,9 +97,14 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
     return bounded([*head, *notes], p.id)
 
 
-def show_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
-    """``forest proposal show``: the facts, then the diff, bounded unless ``full``."""
-    with ProposalStore(root) as store:
+def show_lines(
+    root: Path, pid: str, *, full: bool = False, colour: bool = False, write: bool = True
+) -> list[str]:
+    """``forest proposal show``: the facts, then the diff, bounded unless ``full``; the
+    file opened read-only unless ``write`` (proposals/settle.py ``proposal_store``)."""
+    from forest_files.proposals.settle import proposal_store
+
+    with proposal_store(root, pid, write=write) as store:
         p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
     return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
@@ -125,17 +130,20 @@ def bounded(lines: list[str], pid: str, *, counted: bool = True) -> list[str]:
     return [*every[:MAX_SHOWN_LINES], f"… {more} not shown; every line: `{full}`"]
 
 
-def rebind_lines(root: Path, pid: str, *, full: bool = False, colour: bool = False) -> list[str]:
+def rebind_lines(
+    root: Path, pid: str, *, full: bool = False, colour: bool = False, write: bool = True
+) -> list[str]:
     """A rebind proposal: old -> new selector, the route it stands for, and ground ->
     the new section now, by words, shown as a drift's diff is (``for_terminal``) with
-    its look-alike words named: the working tree's text, which anyone may have written."""
+    its look-alike words named: the working tree's text, which anyone may have written;
+    the file opened read-only unless ``write``."""
     from forest_files.check.diff import for_terminal, word_diff
     from forest_files.check.findings import WORDS_PLACEHOLDER
     from forest_files.kernel.shellword import forest_text
     from forest_files.proposals.rebinds import RebindStore
     from forest_files.text.unseen import lookalikes
 
-    with RebindStore(root) as store:
+    with RebindStore(root) if write else RebindStore.reading(root) as store:
         p = store.get(pid)
     words = ("--words", WORDS_PLACEHOLDER)  # pasted as it stands, refused: the user says why
     lines = [

@@ -4,16 +4,17 @@ Stores: nothing itself: adopting is ``proposals.adopt`` (an ordinary
 supersession), discarding is ``ProposalStore.discard``; a review key runs the
 very command it prints (through this same CLI, doors/review/). Listing, showing
 and reviewing first close the proposals the text left behind (back at ground,
-or superseded: doors/review/closing.py); a listing where the proposals files may
-not be written (a read-only ``.git/forest``, another user's clone) reads them
-read-only, closes nothing and says so on stderr (proposals/settle.py ``writable``).
+or superseded: doors/review/closing.py); a listing or a show where the proposals
+files may not be written (a read-only ``.git/forest``, another user's clone) reads
+them read-only, closes nothing and says so on stderr (proposals/settle.py
+``writable``).
 Refuses: ``--words`` of ``proposal adopt`` that are a printed route's placeholder
 (``…``), blank or over their bound, as every recording command does
 (``options.words_given``), before anything is read; ``forest review`` whose
 output is not a terminal refuses, naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
 Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py,
-tests/proposals/test_list_read_only.py,
+tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py,
 tests/doors/test_review_cmd.py
 """
 
@@ -120,7 +121,7 @@ def _unsettled(root: Path) -> str:
     folder = shell_word(str(shared_dir(root, create=False)))
     return (
         f"forest: note: nothing was changed: {folder} may not be written here, so a "
-        "proposal whose section is back at ground or superseded is still listed as open"
+        "proposal whose section is back at ground or superseded is still shown as open"
     )
 
 
@@ -172,26 +173,31 @@ def show(
     Example: forest proposal show <proposal-id> --full
     """
     from forest_files.custody.config import load_config
-    from forest_files.custody.proposals import ProposalStore
     from forest_files.custody.repository import find_root
+    from forest_files.proposals.settle import proposal_store, writable
     from forest_files.proposals.view import show_lines
 
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
-    _settle(root, as_json)
+    write = writable(root)  # else a show is a read: read-only files, nothing settled
+    if write:
+        _settle(root, as_json)
+    elif not as_json:
+        typer.echo(_unsettled(root), err=True)
     from forest_files.proposals.rebinds import find
     from forest_files.proposals.view import rebind_lines
 
-    rebind = find(root, pid)
+    rebind = find(root, pid, read_only=not write)
     if rebind is not None:
-        shown = rebind_lines(root, rebind.id, full=full, colour=colour_wanted())
+        shown = rebind_lines(root, rebind.id, full=full, colour=colour_wanted(), write=write)
         typer.echo(json.dumps(rebind.as_dict(), sort_keys=True) if as_json else "\n".join(shown))
         return
     if as_json:
-        with ProposalStore(root) as store:
+        with proposal_store(root, pid, write=write) as store:
             typer.echo(json.dumps(store.get(pid).as_dict(), sort_keys=True))
         return
-    typer.echo("\n".join(show_lines(root, pid, full=full, colour=colour_wanted())))
+    lines = show_lines(root, pid, full=full, colour=colour_wanted(), write=write)
+    typer.echo("\n".join(lines))
 
 
 @proposal_app.command("adopt")

@@ -243,7 +243,7 @@ def stop(root: Path, timeout: float = _STOP_TIMEOUT) -> str:
 
 def status(root: Path) -> dict[str, object]:
     """Whether a watcher runs, what it last saw, and the open proposals (no text)."""
-    from forest_files.custody.proposals import ProposalStore
+    from forest_files.custody.proposals import Proposal, ProposalStore
     from forest_files.custody.repository import find_root
 
     root = find_root(root)
@@ -254,35 +254,31 @@ def status(root: Path) -> dict[str, object]:
             state = json.loads((worktree_dir(root) / WATCH_STATE).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             state = {}
-    if pid is None:  # no watcher closes what the text left behind: close it here
-        from forest_files.doors.review.closing import close_left_behind
-
-        with contextlib.suppress(ForestError):  # a status never fails for it
-            close_left_behind(root)
-    from forest_files.proposals.rebinds import open_rebinds
+    from forest_files.proposals.rebinds import Rebind, open_rebinds
+    from forest_files.proposals.settle import open_read_only, writable
     from forest_files.proposals.whose import Worktrees, here
 
-    proposals: list[dict[str, object]] = []
-    if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
-        with ProposalStore(root) as store:
-            proposals = [
-                {
-                    "id": p.id,
-                    "selector": p.selector,
-                    "text_hash": p.text_hash,
-                    "worktree": p.worktree,
-                }
-                for p in store.open_proposals()
-            ]
-    proposals += [
-        {
-            "id": r.id,
-            "selector": r.old_selector,
-            "rebind_to": r.new_selector,
-            "worktree": r.worktree,
-        }
-        for r in open_rebinds(root)
+    found: list[Proposal | Rebind] = []
+    if not writable(root):  # a status is a read: read-only files, nothing closed
+        found = open_read_only(root)
+    else:
+        if pid is None:  # no watcher closes what the text left behind: close it here
+            from forest_files.doors.review.closing import close_left_behind
+
+            with contextlib.suppress(ForestError):  # a status never fails for it
+                close_left_behind(root)
+        if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
+            with ProposalStore(root) as store:
+                found += store.open_proposals()
+        found += open_rebinds(root)
+    proposals: list[dict[str, object]] = [
+        {"id": r.id, "selector": r.old_selector, "rebind_to": r.new_selector}
+        if isinstance(r, Rebind)
+        else {"id": r.id, "selector": r.selector, "text_hash": r.text_hash}
+        for r in found
     ]
+    for p, r in zip(proposals, found, strict=True):
+        p["worktree"] = r.worktree  # whose it is: the worktree that captured it
     trees = Worktrees(root)  # git asked once, if any proposal is another worktree's
     for p in proposals:  # whose each is: the worktree that captured it (proposals/whose.py)
         key = p["worktree"] if isinstance(p["worktree"], str) else None
