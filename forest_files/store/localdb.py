@@ -17,11 +17,13 @@ Refuses: a file from a newer forest-files (StoreCorruption, exit 3); a table
 missing a column its schema has, or a file SQLite calls damaged or no database
 (garbage, a copy cut short: ``local_error``), as StoreCorruption naming the ``mv``
 that moves the file (and a journal beside it) aside, so the next command starts a
-new one; other SQLite errors translated (connection.translate), a held lock's file named
-once, by its path (``local_error``: ``PATH: database is locked …``).
+new one; other SQLite errors translated (connection.translate), a held lock's file and
+a write the disk refused named once, by its path (``local_error``: ``PATH: database is
+locked …``, ``PATH: the disk refused a write …``).
 Returns: an open ``sqlite3.Connection``; ``Lacking``.
 Test: tests/proposals/test_proposals.py, tests/governance/test_audit.py,
-tests/store/test_localdb_damaged.py, tests/proposals/test_local_db_busy_line.py
+tests/store/test_localdb_damaged.py, tests/proposals/test_local_db_busy_line.py,
+tests/proposals/test_local_db_no_space_line.py
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.errors import ForestError, NoSpace, StoreBusy, StoreCorruption
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import refuse_linked_file, shared_dir
-from forest_files.store.connection import _busy, connect, damaged, translate
+from forest_files.store.connection import connect, damaged, translate
 
 # What SQLite keeps beside a database: a new file must not meet an old one's log or
 # journal (SQLite would replay it into the new file), so they move aside with it.
@@ -239,11 +241,12 @@ def local_error(exc: sqlite3.Error, path: Path) -> ForestError:
     """``exc`` raised by the local store ``path``: a file SQLite calls damaged or no
     database names the move that sets it aside (it cannot be rebuilt: restoring a backup
     is the library's advice, not a user's); anything else as connection.translate, a
-    held lock's line naming the file once, by its path."""
+    held lock's line and a refused write's naming the file once, by its path."""
     if not damaged(exc):
-        # translate names the held file after the context unless the context holds it
-        said = str(path) if _busy(exc) else path.name
-        return translate(exc, said, path=str(path))
+        said = translate(exc, path.name, path=str(path))
+        if isinstance(said, (StoreBusy, NoSpace)):  # the file held, or written to: once
+            return translate(exc, str(path), path=str(path))
+        return said
     return StoreCorruption(
         f"{path.name} is damaged or is not a SQLite database ({exc}); nothing was read or "
         f"written — move it aside (`{move_aside(path)}`) and the next command starts a new "
