@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 import forest_files.doors.cli  # noqa: F401  (registers every command)
 from forest_files.doors.cli import app
-from forest_files.doors.watch.daemon import status, stop
+from forest_files.doors.watch.daemon import stop
 from forest_files.doors.watch.lock import WatcherRunning, WatchLock, running
+from forest_files.doors.watch.status import status
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_LOG, WATCH_PID, WATCH_STATE
 from tests.helpers.git import pasted

@@ -126,7 +126,7 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: forest watch status --json
     """
-    from forest_files.doors.watch.daemon import status as watch_status
+    from forest_files.doors.watch.status import status as watch_status
     from forest_files.kernel.shellword import printable
     from forest_files.proposals.whose import label
 

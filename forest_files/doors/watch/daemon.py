@@ -11,9 +11,7 @@ headline (kind, selector, lines), never its text; a missing or failing
 ``notify-send`` is logged once.
 Refuses: a second watcher (lock.py); a watcher that ignores SIGTERM (naming kill).
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
-shutdown), ``stop`` (idempotent: a message), ``status`` (a dict without text;
-each proposal with the worktree that captured it: proposals/whose.py; the state
-file's ``error_count``, every error since start, repeats included).
+shutdown), ``stop`` (idempotent: a message); what ``status`` shows: status.py.
 Test: tests/doors/test_watch_daemon.py, tests/doors/test_watch_detach.py
 """
 
@@ -40,11 +38,10 @@ from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.paths import LOCAL_DB_NAME, WATCH_LOG, WATCH_STATE
+from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import (
     refuse_linked_file,
-    shared_dir,
     worktree_dir,
 )
 
@@ -239,66 +236,3 @@ def stop(root: Path, timeout: float = _STOP_TIMEOUT) -> str:
             )
         time.sleep(0.05)  # polling another process's lock: there is no event to wait on
     return f"stopped the watcher (pid {pid})"
-
-
-def status(root: Path) -> dict[str, object]:
-    """Whether a watcher runs, what it last saw, and the open proposals (no text)."""
-    from forest_files.custody.proposals import Proposal, ProposalStore
-    from forest_files.custody.repository import find_root
-
-    root = find_root(root)
-    pid = running(root)
-    state: dict[str, object] = {}
-    if pid is not None and (worktree_dir(root, create=False) / WATCH_STATE).exists():
-        try:
-            state = json.loads((worktree_dir(root) / WATCH_STATE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            state = {}
-    from forest_files.proposals.rebinds import Rebind, open_rebinds
-    from forest_files.proposals.settle import open_read_only, writable
-    from forest_files.proposals.whose import Worktrees, here
-
-    found: list[Proposal | Rebind] = []
-    if not writable(root):  # a status is a read: read-only files, nothing closed
-        found = open_read_only(root)
-    else:
-        if pid is None:  # no watcher closes what the text left behind: close it here
-            from forest_files.doors.review.closing import close_left_behind
-
-            with contextlib.suppress(ForestError):  # a status never fails for it
-                close_left_behind(root)
-        if (shared_dir(root, create=False) / LOCAL_DB_NAME).exists():  # a status creates nothing
-            with ProposalStore(root) as store:
-                found += store.open_proposals()
-        found += open_rebinds(root)
-    proposals: list[dict[str, object]] = [
-        {"id": r.id, "selector": r.old_selector, "rebind_to": r.new_selector}
-        if isinstance(r, Rebind)
-        else {"id": r.id, "selector": r.selector, "text_hash": r.text_hash}
-        for r in found
-    ]
-    for p, r in zip(proposals, found, strict=True):
-        p["worktree"] = r.worktree  # whose it is: the worktree that captured it
-    trees = Worktrees(root)  # git asked once, if any proposal is another worktree's
-    for p in proposals:  # whose each is: the worktree that captured it (proposals/whose.py)
-        key = p["worktree"] if isinstance(p["worktree"], str) else None
-        p["worktree_path"], p["here"] = trees.place(key), here(root, key)
-    return {
-        "running": pid is not None,
-        "pid": pid,
-        "mode": state.get("mode"),
-        "fallback": state.get("fallback") or "",
-        "open": state.get("open", []),
-        "errors": state.get("errors", []),
-        "problem": state.get("problem") or "",
-        "error_count": _count(state.get("error_count")),
-        "held": state.get("held") or "",
-        "proposals": proposals,
-        "log": str(worktree_dir(root, create=False) / WATCH_LOG),
-    }
-
-
-def _count(value: object) -> int:
-    """The state file's ``error_count`` (every error since the watcher started, repeats
-    included: ``errors`` lists each once); 0 when there is none or it is no count."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
