@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,6 +40,13 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
 # PYTHONDONTWRITEBYTECODE is set, every worker of every run rewrote all 150 modules again
 # (about 10 s of CPU each, a third of collection); a run writes them once.
 sys.dont_write_bytecode = False
+
+# A suite started in the background by a shell without job control (`cmd &` in a script)
+# inherits SIGINT ignored, and so would every process a test starts: the tests that press
+# Ctrl-C (review in a pty, the tour) hung or failed there. A terminal's foreground job
+# has the default, so the suite restores it.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 settings.register_profile("repeatable", derandomize=True, print_blob=True)
 settings.register_profile("explore", derandomize=False, print_blob=True)
