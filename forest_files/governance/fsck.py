@@ -29,11 +29,13 @@ called damaged, never moved aside.
 Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
 rebuild`` repairs the index).
-Refuses: nothing; a fault is reported, never raised.
+Refuses: a store SQLite may not open on a read-only mount, in the one line every door
+says there (store/connection.py ``translate``); anything else is a fault, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text;
 a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
-tests/doors/test_printed_where_typed.py, tests/governance/test_fsck_access.py
+tests/doors/test_printed_where_typed.py, tests/governance/test_fsck_access.py,
+tests/governance/test_fsck_read_only_mount.py
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from pathlib import Path
 
 from forest_files.custody import auditsql, proposals_sql
 from forest_files.governance.fsck_index import FsckFault, ledger_faults, proven, row_faults
-from forest_files.kernel.access import regain_command
+from forest_files.kernel.access import on_read_only_mount, regain_command
 from forest_files.kernel.errors import FREE_SPACE, NoSpace
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
@@ -136,7 +138,7 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
             out = _sqlite_faults(conn, rel)
             found = lacking(conn, script)
     except sqlite3.DatabaseError as exc:
-        denied = _access(path, rel) if _refused(exc) else _no_room(exc, rel)
+        denied = _unread(exc, path, rel)
         if denied is not None:
             return [denied]
         why = "damaged or not a SQLite database" if damaged(exc) else type(exc).__name__
@@ -190,7 +192,7 @@ def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
         with read_only(path) as conn:
             rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
     except sqlite3.Error as exc:  # an emptied file is a database without the table
-        if damaged(exc) or (_refused(exc) and _access(path, AUDIT_DB_NAME) is not None):
+        if damaged(exc) or (_refused(exc) and _unread(exc, path, AUDIT_DB_NAME) is not None):
             return []  # a damaged file, one out of reach: its own fault says what to do
         rows = 0
     if rows == 0:
@@ -221,6 +223,18 @@ def _no_room(exc: sqlite3.Error, name: str) -> FsckFault | None:
         f"`{again}` again"
     )
     return FsckFault("no-space", name, detail, again)
+
+
+def _unread(exc: sqlite3.Error, path: Path, name: str) -> FsckFault | None:
+    """The fault for a store SQLite could not open or read: ``_access`` for a mode or an
+    owner, ``_no_room`` for want of room; None for any other error. On a read-only
+    mount (kernel/access.py ``on_read_only_mount``) it is never checked, nor is anything
+    wrong with it: fsck refuses with the line every door's opening says there."""
+    if not _refused(exc):
+        return _no_room(exc, name)
+    if on_read_only_mount(str(path)):  # no chmod helps, nor an mv: the mount refuses both
+        raise translate(exc, f"cannot open {path}", path=str(path)) from exc
+    return _access(path, name)
 
 
 def _access(path: Path, name: str) -> FsckFault | None:
@@ -276,7 +290,7 @@ def fsck(root: Path, project: str) -> FsckReport:
         if not linked[AUDIT_DB_NAME]:
             faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
     except sqlite3.DatabaseError as exc:
-        denied = _access(index, INDEX_NAME) if _refused(exc) else _no_room(exc, INDEX_NAME)
+        denied = _unread(exc, index, INDEX_NAME)
         faults.append(denied or FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
     for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
         if (shared_dir(root) / rel).exists() and not linked[rel]:

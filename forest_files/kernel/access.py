@@ -21,7 +21,8 @@ Returns: the fix as text, its paths absolute and quoted to work pasted from any 
 already; ``denied_line``, the whole line for an EACCES/EPERM error; ``access_fix``, the
 advice alone for any refused write (``regain_access``, else ``beyond_modes``;
 ``mounted_read_only`` for a read-only filesystem);
-``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes.
+``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes;
+``on_read_only_mount``, whether a read-only filesystem holds a path.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py,
 tests/kernel/test_access_linked_state.py, tests/store/test_access_beyond_modes.py,
@@ -46,7 +47,7 @@ def regain_access(path: str, *beside: str) -> str | None:
     A read-only filesystem, asked first (SQLite's "readonly database" and "unable to
     open" carry no errno to say it), is ``mounted_read_only``: neither command works
     there, whatever the modes say."""
-    if _on_read_only_mount(path):
+    if on_read_only_mount(path):
         return mounted_read_only(path)
     linked = _linked_state(path)
     if linked is not None:
@@ -168,10 +169,11 @@ def regain_command(path: str, *beside: str) -> str | None:
     return f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
 
 
-def _on_read_only_mount(path: str) -> bool:
+def on_read_only_mount(path: str) -> bool:
     """Whether the filesystem holding ``path`` (or, not made yet, the nearest folder
     above it) is mounted read-only (``statvfs``'s ``ST_RDONLY``); False where the system
-    cannot say (Windows, a folder this user may not look into)."""
+    cannot say (Windows, a folder this user may not look into). The one check
+    ``regain_access`` asks first; ``forest fsck`` asks it to refuse as every door does."""
     held = os.path.abspath(path)
     while not os.path.lexists(held) and os.path.dirname(held) != held:
         held = os.path.dirname(held)
