@@ -6,9 +6,11 @@ filesystem has no hard links), then the directory synced; a failed run
 removes the temporary file and its SQLite side files.
 Refuses: an existing target, even an empty one or a dangling link, or a
 leftover SQLite journal (-wal, -shm, -journal) beside it; a target directory
-that does not exist; a target that appeared while the copy ran.
+that does not exist; a target that appeared while the copy ran; a target folder this
+user may not enter or write, in one line naming the target and kernel/access.py's fix.
 Returns: the temporary path (``temp_beside``); nothing else.
-Test: tests/face/test_migrate.py (through ``forest_files.migrate``)
+Test: tests/face/test_migrate.py (through ``forest_files.migrate``),
+tests/store/test_migrate_target_access.py
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+from forest_files.kernel.access import access_fix
 from forest_files.kernel.cache import fsync_dir
 from forest_files.kernel.errors import ForestError
 
@@ -26,7 +29,11 @@ _SIDE_FILES = ("-wal", "-shm", "-journal")
 
 def refuse_existing_target(new: Path) -> None:
     for path in (new, *(Path(f"{new}{s}") for s in _SIDE_FILES)):
-        if path.exists() or path.is_symlink():
+        try:
+            there = path.exists() or path.is_symlink()
+        except OSError as exc:  # a folder on the way this user may not enter (root's 0700)
+            raise _out_of_reach(new, exc) from None
+        if there:
             raise ForestError(
                 f"refusing to overwrite existing file: {path}; choose a new target path"
             )
@@ -37,8 +44,19 @@ def temp_beside(new: Path) -> Path:
         fd, name = tempfile.mkstemp(prefix=f".{new.name}.", suffix=".migrating", dir=new.parent)
     except FileNotFoundError:
         raise ForestError(f"target directory does not exist: {new.parent}") from None
+    except OSError as exc:  # a folder this user may not write: named by the target, not ours
+        raise _out_of_reach(new, exc) from None
     os.close(fd)
     return Path(name)
+
+
+def _out_of_reach(new: Path, exc: OSError) -> ForestError:
+    """The one line for a target whose folder this user may not enter or write: the
+    target and kernel/access.py's fix (its folder's ``chmod``, another user's ``chown``)."""
+    fix = access_fix(str(new), exc)
+    return ForestError(
+        f"cannot write target {new} ({exc.strerror}); {fix}, then run the command again"
+    )
 
 
 def publish(tmp: Path, new: Path) -> None:
