@@ -1,29 +1,26 @@
 """Installing forest-files into a repository's git hooks, respecting other hooks.
 
-Stores: our hook scripts (marked ``forest-files-hook v2``) in the hooks
-directory git uses (``git rev-parse --git-path hooks``: honours
-``core.hooksPath`` and worktrees); a foreign hook found there is kept as
-``NAME.forest-chained`` and run first by ours. A script of an older version
-(``v1``: its interpreter could import the repository's own modules) is ours
-too: ``install`` replaces it, ``status`` names it as outdated. An install removes
-the ``NAME.<pid>.tmp`` an install killed before its rename left, when that writer
-is gone (kernel/cache.py ``sweep_leftovers``).
-With ``server=True`` the hooks are ``pre-receive`` and ``update``
-(doors/hooks/server.py), in a bare repository.
-Refuses: overwriting a foreign hook with ``--force`` absent is never done —
-it is chained instead; uninstall restores it. Server hooks in a repository
-that is not bare, installed, removed or listed (NotARepo: a clone's hooks are the
-client ones; the refusal names both installs as commands pasted where typed, the
-server's in the clone's remote when that is a bare repository here:
-``install_step``). A directory
-where a hook goes (git runs files only). Install is all or nothing: a hook that
-cannot be written (a read-only folder or file) is one ``ForestError`` naming it and
-kernel/access.py's fix (its ``chmod``, the ``chown`` of another user's), after every
-hook already written or moved is put back as it was.
+Stores: our hook scripts (marked ``forest-files-hook v2``) in the hooks directory git
+uses (``git rev-parse --git-path hooks``: honours ``core.hooksPath`` and worktrees); a
+foreign hook found there is kept as ``NAME.forest-chained`` and run first by ours. A
+script of an older version (``v1``: its interpreter could import the repository's own
+modules) is ours too: ``install`` replaces it, ``status`` names it as outdated. An
+install removes the ``NAME.<pid>.tmp`` an install killed before its rename left, when
+that writer is gone (kernel/cache.py ``sweep_leftovers``). With ``server=True`` the
+hooks are ``pre-receive`` and ``update`` (doors/hooks/server.py), in a bare repository.
+Refuses: overwriting a foreign hook with ``--force`` absent is never done — it is
+chained instead; uninstall restores it. Server hooks in a repository that is not bare,
+installed, removed or listed (NotARepo: a clone's hooks are the client ones; the refusal
+names both installs as commands pasted where typed, the server's in the clone's remote
+when that is a bare repository here: ``install_step``). A directory where a hook goes
+(git runs files only). Install is all or nothing: a hook that cannot be written (a
+read-only folder or file) is one ``ForestError`` naming it and kernel/access.py's fix
+(its ``chmod``, the ``chown`` of another user's), after every hook already written or
+moved is put back as it was.
 Returns: ``HookState`` per hook name (its version, and whether it is older);
 ``install_step``, the install as the user pastes it (``-C`` where they typed it).
 Test: tests/doors/test_hooks.py, tests/doors/test_hooks_install.py,
-      tests/doors/test_hooks_install_leftovers.py, tests/custody/test_access_one_wording.py
+      tests/doors/test_hooks_install_leftovers.py, tests/custody/test_access_one_wording.py,
       tests/kernel/test_access_read_only_mount.py
 """
 
@@ -87,10 +84,6 @@ def _version(path: Path) -> int | None:
         return None
     found = _MARK_RE.search(text)
     return int(found.group(1)) if found else None
-
-
-def _is_ours(path: Path) -> bool:
-    return _version(path) is not None
 
 
 def _write_exec(path: Path, text: str) -> None:
@@ -190,7 +183,7 @@ def install(
                 f"run `{install_step(repo, server=server)}` again"
             )
         chained = folder / (name + CHAINED)
-        if path.exists() and not _is_ours(path) and not force and chained.exists():
+        if path.exists() and _version(path) is None and not force and chained.exists():
             raise gitio.GitFailed(
                 f"{path}: a foreign hook is here and {chained.name} exists too; "
                 "merge them by hand or use --force (the foreign one is kept as "
@@ -220,7 +213,7 @@ def _install_one(
     step back appended to ``undo``."""
     path = folder / name
     cache.sweep_leftovers(str(path))  # an install killed before its rename left these
-    if path.exists() and not _is_ours(path):
+    if path.exists() and _version(path) is None:
         aside = folder / (name + (".forest-replaced" if force else CHAINED))
         path.replace(aside)
         undo.append(lambda: aside.replace(path))
@@ -239,7 +232,7 @@ def uninstall(repo: Path, *, server: bool = False) -> list[HookState]:
     folder = gitio.hooks_dir(repo)
     for name in names:
         path = folder / name
-        if path.exists() and _is_ours(path):
+        if path.exists() and _version(path) is not None:
             path.unlink()
         chained = folder / (name + CHAINED)
         if chained.exists() and not path.exists():
