@@ -16,9 +16,11 @@ named after it (text/unseen.py); a rebind proposal's lines
 (old -> new selector, ground -> the new section now) alike: a selector is written as
 the claims are, and the route it stands for writes such a character as ``$'\\ooo'``
 (kernel/shellword.py), so it pastes and is seen. Machine output uses
-``Proposal.as_dict`` (no text).
-Test: tests/proposals/test_proposals.py, tests/proposals/test_rebinds.py,
-tests/doors/test_diff_header_name.py,
+``Proposal.as_dict`` (no text). Where the state folder may not be written, ground's
+words come from the ledger's body file the in-step binding map names (``ground_of``),
+nothing written; an index not in step is refused as a sync is, in one line.
+Test: tests/proposals/test_proposals.py, tests/proposals/test_show_text_read_only.py,
+tests/proposals/test_rebinds.py, tests/doors/test_diff_header_name.py,
 tests/proposals/test_show_bound.py, tests/proposals/test_settle.py,
 tests/doors/test_printed_where_typed.py
 """
@@ -62,19 +64,45 @@ def same_lines(root: Path, p: Proposal) -> list[str]:
     return lookalikes(ground_of(root, p.derived_from) or "", p.text)
 
 
-def ground_of(root: Path, content_id: str) -> str | None:
+def ground_of(root: Path, content_id: str, *, write: bool = True) -> str | None:
+    """The words of ground ``content_id``, from the index brought in step; not ``write``
+    (the state folder may not be written: a show is a read), from the ledger's body file
+    when the one way into custody finds the index in step (``_read_only``)."""
     from forest_files.check.diff import ground_text
     from forest_files.custody.repository import Repository
 
-    with Repository(root) as repo:
+    held = None if write else _read_only(root, content_id)
+    if held is not None:
+        return held[0]
+    with Repository(root) as repo:  # a sync: one line saying why where it may not write
         return ground_text(repo.synced(), content_id)
 
 
-def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = False) -> list[str]:
+def _read_only(root: Path, content_id: str) -> tuple[str | None] | None:
+    """Ground's words, nothing synced nor written: check/opening.py (the one way into
+    custody) finds the index in step by its binding map, which names the body hash of
+    each live ground; the ledger's body file of that hash is its words (None: erased).
+    An index not in step is a sync (it may purge a pulled forget's words from a
+    proposal), refused in one line where the folder may not be written. None: no live
+    ground is ``content_id`` (superseded or sealed since), so only the index knows it."""
+    from forest_files.check.opening import WORKTREE, open_custody
+    from forest_files.kernel.paths import LEDGER_DIR
+    from forest_files.ledger.segments import read_body
+
+    with open_custody(root, WORKTREE) as custody:
+        hashes = {g[0]: g[1] for g in custody.grounds.values() if g[1] is not None}
+    body_hash = hashes.get(content_id)
+    return None if body_hash is None else (read_body(root / LEDGER_DIR, body_hash),)
+
+
+def diff_lines(
+    root: Path, p: Proposal, *, full: bool = False, colour: bool = False, write: bool = True
+) -> list[str]:
     """Ground → proposal by words: every line with ``full``; else the changed lines with
     context, at most ``MAX_SHOWN_LINES`` lines (the text aligned no further) then, when
     more follow, one saying so and ``forest proposal show ID --full``; the look-alike
-    notes after the diff, or above it when it is cut (a long diff never hides them)."""
+    notes after the diff, or above it when it is cut (a long diff never hides them);
+    ground's words read without writing unless ``write`` (``ground_of``)."""
     from forest_files.check.diff import word_diff
     from forest_files.kernel.shellword import printable
 
@@ -82,7 +110,7 @@ def diff_lines(root: Path, p: Proposal, *, full: bool = False, colour: bool = Fa
         return ["  (its text was discarded)"]
     from forest_files.text.unseen import lookalikes, shown
 
-    raw = ground_of(root, p.derived_from) or ""
+    raw = ground_of(root, p.derived_from, write=write) or ""
     # an escape or a C1 control shown, not obeyed; what shows as nothing, as its code
     ground = shown(printable(raw, keep="\t\n"))
     text = shown(printable(p.text, keep="\t\n"))
@@ -107,7 +135,8 @@ def show_lines(
     with proposal_store(root, pid, write=write) as store:
         p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
-    return [*facts(p, versions), "", *diff_lines(root, p, full=full, colour=colour)]
+    diff = diff_lines(root, p, full=full, colour=colour, write=write)
+    return [*facts(p, versions), "", *diff]
 
 
 # Lines of a diff ``forest proposal show`` prints without --full: a proposal's text may
@@ -153,10 +182,10 @@ def rebind_lines(
         f"  stands for: {forest_text('rebind', p.old_selector, p.new_selector, options=words)}",
         "",
     ]
-    now = _section_now(root, p.new_selector, p.binding)
+    now = _section_now(root, p.new_selector, p.binding, write=write)
     if now is None:
         return [*lines, "  (the new section is not readable now)"]
-    ground = ground_of(root, p.derived_from) or ""
+    ground = ground_of(root, p.derived_from, write=write) or ""
     cut = None if full else max(MAX_SHOWN_LINES - 2, 0)  # under the two heads, as above
     diff = word_diff(ground, now, context=None if full else 1, limit=cut)
     out = f"--- ground {p.old_selector}\n+++ now {p.new_selector}\n{diff or '(no change)'}"
@@ -166,15 +195,23 @@ def rebind_lines(
     return [*lines, *(shown if full else bounded(shown, p.id))]
 
 
-def _section_now(root: Path, selector: str, binding: str) -> str | None:
+def _section_now(root: Path, selector: str, binding: str, *, write: bool) -> str | None:
     from forest_files.custody.bindings import all_bindings
+    from forest_files.custody.config import load_config
     from forest_files.custody.repository import Repository
     from forest_files.custody.targets import read_section
     from forest_files.kernel.errors import ForestError
 
-    with Repository(root) as repo:
-        found = [b for b in all_bindings(repo.synced()) if b.bind_act == binding]
-        limit = repo.config.max_body_bytes
+    if write:
+        with Repository(root) as repo:
+            found = [b for b in all_bindings(repo.synced()) if b.bind_act == binding]
+            limit = repo.config.max_body_bytes
+    else:  # the one way into custody: its map in step, or a sync (refused as above)
+        from forest_files.check.opening import WORKTREE, open_custody
+
+        with open_custody(root, WORKTREE) as custody:
+            found = [b for b in custody.bindings if b.bind_act == binding]
+        limit = load_config(root).max_body_bytes
     excludes = found[0].excludes if found else ()
     try:
         return read_section(root, selector, excludes, max_bytes=limit).text

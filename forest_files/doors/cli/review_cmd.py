@@ -7,7 +7,8 @@ and reviewing first close the proposals the text left behind (back at ground,
 or superseded: doors/review/closing.py); a listing or a show where the proposals
 files may not be written (a read-only ``.git/forest``, another user's clone) reads
 them read-only, closes nothing and says so on stderr (proposals/settle.py
-``writable``).
+``writable``); a show's text form then reads ground's words without writing once the
+index is in step (proposals/view.py ``ground_of``), else is refused in one line.
 Refuses: ``--words`` of ``proposal adopt`` that are a printed route's placeholder
 (``…``), blank or over their bound, as every recording command does
 (``options.words_given``), before anything is read; ``forest review`` whose
@@ -15,7 +16,7 @@ output is not a terminal refuses, naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
 Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py,
 tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py,
-tests/doors/test_review_cmd.py
+tests/proposals/test_show_text_read_only.py, tests/doors/test_review_cmd.py
 """
 
 from __future__ import annotations
@@ -182,21 +183,23 @@ def show(
     write = writable(root)  # else a show is a read: read-only files, nothing settled
     if write:
         _settle(root, as_json)
-    elif not as_json:
-        typer.echo(_unsettled(root), err=True)
     from forest_files.proposals.rebinds import find
     from forest_files.proposals.view import rebind_lines
 
     rebind = find(root, pid, read_only=not write)
-    if rebind is not None:
-        shown = rebind_lines(root, rebind.id, full=full, colour=colour_wanted(), write=write)
-        typer.echo(json.dumps(rebind.as_dict(), sort_keys=True) if as_json else "\n".join(shown))
-        return
-    if as_json:
+    if as_json:  # ids and hashes only: nothing of custody read
+        if rebind is not None:
+            typer.echo(json.dumps(rebind.as_dict(), sort_keys=True))
+            return
         with proposal_store(root, pid, write=write) as store:
             typer.echo(json.dumps(store.get(pid).as_dict(), sort_keys=True))
         return
-    lines = show_lines(root, pid, full=full, colour=colour_wanted(), write=write)
+    if rebind is not None:
+        lines = rebind_lines(root, rebind.id, full=full, colour=colour_wanted(), write=write)
+    else:
+        lines = show_lines(root, pid, full=full, colour=colour_wanted(), write=write)
+    if not write:  # said once shown: a show refused (the index not in step) is one line
+        typer.echo(_unsettled(root), err=True)
     typer.echo("\n".join(lines))
 
 
