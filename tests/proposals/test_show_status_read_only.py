@@ -9,43 +9,15 @@ Before the fix both opened ``local.db`` read-write (and settled first): refused,
 
 from __future__ import annotations
 
-import hashlib
 import json
-from pathlib import Path
 
-import pytest
-
-from tests.helpers.cli import ok
-from tests.helpers.git import commit_all, isolate, make_repo, write
-from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
-from tests.helpers.watch import DOC, EDITED, captured_proposal
-
-
-def _state(repo: Path) -> dict[str, str]:
-    """Every file of ``.git/forest`` with the SHA-256 of its bytes."""
-    return {
-        p.relative_to(repo).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted((repo / ".git" / "forest").rglob("*"))
-        if p.is_file()
-    }
+from tests.helpers.read_only_state import proposal_read_only, state_digests
+from tests.helpers.unprivileged import run_as_user
 
 
 def test_proposal_show_watch_status_state_folder_read_only_accepted() -> None:
-    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
-        isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "read-only")
-        ok(repo, "init")
-        write(repo, "a.md", DOC)
-        commit_all(repo, "init")
-        ok(repo, "adopt", "a.md#Keep", "--words", "the doc")
-        commit_all(repo, "adopt")
-        pid = captured_proposal(repo, EDITED)
-        write(repo, "a.md", DOC)  # the edit undone: a writing door closes it
-        hand_over(repo)
-        state = repo / ".git" / "forest"
-        state.chmod(0o555)
-        before = _state(repo)
+    with proposal_read_only() as ro:
+        repo, bin_dir, pid, state, before = ro.repo, ro.bin_dir, ro.pid, ro.state, ro.before
 
         show = run_as_user(repo, f"forest proposal show {pid} --json", bin_dir)
         status = run_as_user(repo, "forest watch status", bin_dir)
@@ -58,7 +30,7 @@ def test_proposal_show_watch_status_state_folder_read_only_accepted() -> None:
         assert f"proposal {pid} a.md#Title/Keep" in status.stdout, status.stdout
         assert as_json.returncode == 0 and as_json.stderr == "", as_json.stderr
         assert [p["id"] for p in json.loads(as_json.stdout)["proposals"]] == [pid]
-        assert _state(repo) == before  # nothing written, nothing made
+        assert state_digests(repo) == before  # nothing written, nothing made
 
         state.chmod(0o755)  # may be written: the status closes what the text left behind
         again = run_as_user(repo, "forest watch status --json", bin_dir)

@@ -1,0 +1,59 @@
+"""A repository whose ``.git/forest`` the unprivileged user may not write, holding an open
+proposal, and the digest of every file of that folder (what "nothing written" means).
+
+Test: tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import ok
+from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.unprivileged import hand_over, open_folder, unprivileged_bin
+from tests.helpers.watch import DOC, EDITED, captured_proposal
+
+
+def state_digests(repo: Path) -> dict[str, str]:
+    """Every file of ``.git/forest`` with the SHA-256 of its bytes."""
+    return {
+        p.relative_to(repo).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((repo / ".git" / "forest").rglob("*"))
+        if p.is_file()
+    }
+
+
+@dataclass(frozen=True)
+class ReadOnlyState:
+    repo: Path
+    bin_dir: Path  # the unprivileged user's ``forest``
+    pid: str  # the open proposal (its section back at ground: a writing door closes it)
+    state: Path  # ``.git/forest``, ``0555``
+    before: dict[str, str]  # state_digests once read-only
+
+
+@contextmanager
+def proposal_read_only() -> Iterator[ReadOnlyState]:
+    """``a.md#Keep`` adopted, a proposal captured for it and the edit undone, the
+    repository handed to the unprivileged user, then its ``.git/forest`` made ``0555``."""
+    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
+        isolate(patch)
+        bin_dir = unprivileged_bin(folder)
+        repo = make_repo(folder, "read-only")
+        ok(repo, "init")
+        write(repo, "a.md", DOC)
+        commit_all(repo, "init")
+        ok(repo, "adopt", "a.md#Keep", "--words", "the doc")
+        commit_all(repo, "adopt")
+        pid = captured_proposal(repo, EDITED)
+        write(repo, "a.md", DOC)
+        hand_over(repo)
+        state = repo / ".git" / "forest"
+        state.chmod(0o555)
+        yield ReadOnlyState(repo, bin_dir, pid, state, state_digests(repo))
