@@ -9,12 +9,13 @@ local copies a forget or a pulled erase still owes (purge.py, pulled.py); a
 Refuses: whatever reading the ledger or replaying its acts refuses
 (``LedgerError``; a segment git converted as it checked it out named with the rule's
 file and the fix, a body file that does not hash to its name by its path, with the
-rule that converts it and the fix: ledger_conversion.py ``with_checkout_note``). A rebuild never
+rule that converts it and the fix: ledger_conversion.py ``with_checkout_note``; a segment
+file that is a symlink git tracks with its removal: ledger_links.py). A rebuild never
 refuses a damaged index: the repository drops it and this builds it anew.
 Returns: ``SyncReport`` (acts applied, rebuilt or not); ``sync`` returns None
 when only a rebuild can bring the index in step.
 Test: tests/custody/test_repository.py, tests/ledger/test_ledger_perf.py,
-tests/ledger/test_ledger_crlf.py
+tests/ledger/test_ledger_crlf.py, tests/doors/test_hook_ledger_link_on_base.py
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def sync(repo: Custodian) -> SyncReport | None:
     try:
         count = sync_index(repo.store(), repo.ledger_dir, lambda h: read_body(repo.ledger_dir, h))
     except LedgerError as exc:  # a rule that converts the ledger on checkout: named, with the fix
-        raise with_checkout_note(repo.root, exc) from exc
+        raise _named(repo, exc) from exc
     if count is None:
         return None
     if count:
@@ -66,6 +67,15 @@ def sync(repo: Custodian) -> SyncReport | None:
     return SyncReport(applied=count, rebuilt=False)
 
 
+def _named(repo: Custodian, exc: LedgerError) -> LedgerError:
+    """``exc`` (read from the working tree) said with what git knows of it: the rule
+    that converted a file as git checked it out (ledger_conversion.py), or the removal
+    of a link a commit carried in place of a segment (ledger_links.py)."""
+    from forest_files.custody.ledger_links import with_link_removal
+
+    return with_link_removal(repo.root, with_checkout_note(repo.root, exc))
+
+
 def _finish_erasures(repo: Custodian, named: frozenset[str] | None = None) -> None:
     """Delete the body file of every erasure the index holds that an erase act of the
     ledger makes (``named``: the body hashes those acts remove, when the ledger was
@@ -78,7 +88,7 @@ def _finish_erasures(repo: Custodian, named: frozenset[str] | None = None) -> No
     try:
         delete_erased_bodies(store, repo.ledger_dir, named)
     except LedgerError as exc:  # the ledger read for its erase acts: named, with the fix
-        raise with_checkout_note(repo.root, exc) from exc
+        raise _named(repo, exc) from exc
     done = resume_pending(repo.root, store, repo.config.project_id, repo.ledger_dir)
     for act_id, purged in done:
         counts = {"bodies": purged.bodies, "views": purged.views}
@@ -99,7 +109,7 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
             snapshot = read_ledger(repo.ledger_dir)
             count = replay(store, snapshot.ordered(), lambda h: read_body(repo.ledger_dir, h))
         except LedgerError as exc:
-            raise with_checkout_note(repo.root, exc) from exc
+            raise _named(repo, exc) from exc
         mark_segments(store, repo.ledger_dir, snapshot.segments)
     pulled.owe_purges(repo.root, store, repo.config.project_id, before)
     _finish_erasures(repo, erased_bodies(a.payload for a in snapshot.acts.values()))

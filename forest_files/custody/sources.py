@@ -13,7 +13,8 @@ never opened.
 Refuses: a damaged or forged ledger (``LedgerError``, as replay and
 ``read_ledger`` would); a symlink or submodule among a git source's ledger entries
 (``LinkedEntry``, code ``stray``, naming its path; a lenient read, ``strict=False``,
-skips it instead: its target is never read either way); a body whose bytes do not
+skips it instead: its target is never read either way; a link a commit carried is
+said with its removal, custody/ledger_links.py); a body whose bytes do not
 hash to its name (``LedgerError``, code ``body-hash``); a conflicted (unmerged) ledger file or
 forest.toml in the git index; a missing or invalid forest.toml
 (``ConfigError``); a revision that names no commit (``UnknownRef``).
@@ -97,7 +98,7 @@ def ledger_blobs(
         if entry.type != "blob" or entry.mode == "120000":
             if not refuse_links:
                 continue  # never read: a stray verify names
-            raise _linked(entry)  # git lists a link as such: never a missing ledger file
+            raise _linked(root, entry, keep_index_file)  # never a missing ledger file
         # Plain string work: a ledger of 10,000 bodies lists 10,000 entries here.
         parts = entry.path.removeprefix(LEDGER_PREFIX).split("/")
         if len(parts) == 2 and parts[0] == SEGMENTS_DIR and parts[1].endswith(SEGMENT_SUFFIX):
@@ -119,10 +120,17 @@ class LinkedEntry(LedgerError):
         self.said = f"{path} is {what} in the ledger, which holds only regular files"
 
 
-def _linked(entry: TreeEntry) -> LedgerError:
+def _linked(root: Path, entry: TreeEntry, keep_index_file: bool) -> LedgerError:
     """A symlink or submodule among a git source's ledger entries: refused, so custody
-    never silently shrinks to what is left (verify names it as a stray too)."""
+    never silently shrinks to what is left (verify names it as a stray too). A link
+    git's index and the work tree hold (a commit carried it) is said with verify's
+    removal (ledger_links.py): there is no ledger file to restore."""
+    from forest_files.custody.ledger_links import link_removal, linked_said
+
     what = "a submodule" if entry.type == "commit" else "a symlink"
+    route = link_removal(root, entry.path, keep_index_file=keep_index_file)
+    if route is not None:
+        return LinkedEntry(linked_said(route, entry.path), path=entry.path, what=what)
     path = shell_word(entry.path)
     return LinkedEntry(
         f"{entry.path} is {what} in the ledger, which holds only regular files: remove it "

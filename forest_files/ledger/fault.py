@@ -24,6 +24,10 @@ HEX64_MATCH = _HEX64.fullmatch  # bound once: a ledger's decode asks it ~10 time
 # A segment whose bytes with CRLF line ends hash to another name than their LF ones
 # do to its own: git converted it as it checked it out (ledger/segments.py).
 CRLF_CHECKOUT = "crlf-checkout"
+# A segment file that is a symlink (ledger/segment_files.py ``linked_segment``): a door
+# that knows git names the removal verify gives it when a commit carried it
+# (custody/ledger_links.py).
+LINKED = "linked"
 
 
 def body_unhashed(body_hash: str) -> str:
@@ -51,8 +55,10 @@ class LedgerError(StoreCorruption):
     says which ledger was read when it is not the working tree's: ``"index"`` (git's
     index) or the commit named; set by whoever read it from git (custody/viewbuild.py).
     ``cause``: what is known of why (``CRLF_CHECKOUT``: a segment git converted as it
-    checked it out); ``body``: the body hash of a body file at fault. A door that says
-    more (the rule and its fix, custody/ledger_conversion.py) reads these, not the words.
+    checked it out; ``LINKED``: a segment file that is a symlink); ``body``: the body
+    hash of a body file at fault. A door that says more (the rule and its fix,
+    custody/ledger_conversion.py; a link's removal, custody/ledger_links.py) reads
+    these, not the words.
     """
 
     source: str | None = None

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from forest_files.kernel.paths import BODIES, SEGMENTS
 from forest_files.kernel.shellword import shell_word
-from forest_files.ledger.fault import LedgerError
+from forest_files.ledger.fault import LINKED, LedgerError
 
 SEGMENT_SUFFIX = ".jsonl"
 BODY_SUFFIX = ".txt"
@@ -94,6 +94,7 @@ def linked_segment(name: str, path: str) -> LedgerError:
         f"link (rm -- {shell_word(path)}) and restore the segment's file",
         segment=name.removesuffix(SEGMENT_SUFFIX),
         code="stray",
+        cause=LINKED,
     )
 
 

@@ -30,9 +30,11 @@ def sync_index(root: Path) -> int:
         raise  # its own way in: `forest sync` would be refused the same
     except ForestError as exc:  # the boundary says it, and a sync hook exits 0
         from forest_files.kernel.shellword import forest_text
+        from forest_files.ledger.fault import LINKED
 
         sync = forest_text("sync")  # `forest` finds the top from any folder of the work tree
-        raise ForestError(f"index not in step with the ledger ({exc}); run `{sync}`") from exc
+        then = "then " if getattr(exc, "cause", None) == LINKED else ""  # its removal first
+        raise ForestError(f"index not in step with the ledger ({exc}); {then}run `{sync}`") from exc
     return 0
 
 
