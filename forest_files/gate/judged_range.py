@@ -4,7 +4,7 @@
 commits (merge-base..HEAD, oldest first, one ``git log`` for their parents and authors),
 its ledger faults from ``check_range`` each given its route (a ledger file a commit
 deleted or changed put back, a governed change taken out, an act refused for its
-signer or body dropped: rewrite.py), HEAD's ledger faults with a dangling
+signer or body dropped: fault_routes.py), HEAD's ledger faults with a dangling
 dependency's routes (dangling.py) and a segment the range added taken out
 (added_segment.py), and ``judge``: HEAD's bindings checked against
 the ground rebuilt from HEAD's own ledger, then every commit of the range against
@@ -36,20 +36,15 @@ from forest_files.custody.content import GitTreeSource
 from forest_files.custody.sources import LinkedEntry, config_from
 from forest_files.gate.config_governance import Listed
 from forest_files.gate.deleted_added import TakenOut
+from forest_files.gate.fault_routes import FaultRoutes
 from forest_files.gate.folder_head import folder_routes_at
 from forest_files.gate.head_faults import erased_content_found, from_fault
-from forest_files.gate.rebase import Rebase, drop_act, put_back, take_out
+from forest_files.gate.rebase import Rebase
 from forest_files.gate.rewrite import Rewrite
-from forest_files.gate.rewritten_deleted import first_rewrite, resolve_later
 from forest_files.gitio import Change
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.verify import UNNAMED, Fault
 
-# An act refused for what it is: the commit that brought it is dropped, then this.
-_DROPPED = {
-    "authority": "a holder of its path at the merge-base makes the act",
-    "policy": "adopt a smaller section (under the merge-base's max_body_bytes)",
-}
 _ROUTES_ON = "worktree"  # routes act on the checked-out tree (a CI checkout of HEAD)
 
 
@@ -108,7 +103,9 @@ class JudgedRange:
             head_verified=self.verified,
         )
         self.faults = list(ranged.faults)
-        faults = [self._put_back(f, ranged.faults) for f in ranged.faults]
+        rebase = None if self.merge_base is None else self._rebase()
+        routes = FaultRoutes(self.head, rebase, self.commits, ranged.faults, self._taken_out)
+        faults = [routes.reported(f) for f in ranged.faults]
         return faults, [from_fault(w, w.code) for w in ranged.warnings]
 
     def custody_dropped(self) -> list[Reported]:
@@ -123,49 +120,6 @@ class JudgedRange:
         if config_text_from(self.top, self.merge_base) is None:
             return []
         return self.range_faults(None)[0]
-
-    def _put_back(self, fault: Fault, every: tuple[Fault, ...]) -> Reported:
-        """A range fault at the commit that brought it, with its route: a ledger file a
-        commit deleted or changed, or a governed file it changed, puts back every such
-        file of that commit (rewrite.py ``put_back``, ``take_out``), but a ledger file
-        the range added at fault, taken out where it was added (deleted_added.py), and
-        a file the range rewrote before it deleted it, put back where it was first
-        rewritten (rewritten_deleted.py); an act refused for its signer or its body
-        drops the commit that brought it (``drop_act``)."""
-        reported = from_fault(fault, fault.code)
-        if fault.commit is None or self.merge_base is None:
-            return reported
-        if fault.code in _DROPPED:
-            routes = drop_act(fault.commit, _DROPPED[fault.code], rebase=self._rebase())
-            return reported._replace(routes=routes)
-        if fault.parent is None:
-            return reported  # its detail says what to do (a keyring the commit added)
-        if fault.code == "ledger-deleted" and fault.path:
-            taken = self._taken_out(fault)
-            if taken is not None:  # the range added it at fault: put back, a fault again
-                return reported._replace(routes=(taken,))
-            first = first_rewrite(fault, every, self.commits)
-            if first is not None:  # put back from its parent: the damaged bytes again
-                return reported._replace(routes=self._put_back(first, every).routes)
-        mine = [f for f in every if f.path and (f.commit, f.parent) == (fault.commit, fault.parent)]
-        paths = [
-            f.path
-            for f in mine
-            if f.path and (f.code != "ledger-deleted" or not self._elsewhere(f, every))
-        ]
-        how = take_out if all(f.code == "config-governance" for f in mine) else put_back
-        routes = how(fault.commit, fault.parent, paths, head=self.head, rebase=self._rebase())
-        order = self.commits
-        routes = tuple(resolve_later(r, fault.commit, fault.parent, every, order) for r in routes)
-        return reported._replace(routes=routes)
-
-    def _elsewhere(self, deleted: Fault, every: tuple[Fault, ...]) -> bool:
-        """A deleted ledger file put back in another commit than the one that deleted
-        it: the one that added it at fault, or the one that first rewrote it."""
-        assert deleted.path is not None
-        if self._taken_out(deleted) is not None:
-            return True
-        return first_rewrite(deleted, every, self.commits) is not None
 
     def _taken_out(self, deleted: Fault) -> Route | None:
         """A deleted ledger file the range added at fault: its take-out from the commit
