@@ -7,11 +7,13 @@ commit id. Only check/opening.py (``open_custody``) and the paths it takes
 
 Stores: nothing; the store it opens on first use is the synced index of the
 working tree (through ``Repository``) or the view of a git source.
-Refuses: what opening that store refuses (``Repository.synced``).
+Refuses: what opening that store refuses (``Repository.synced``); rows in a folder
+this user may not write with a ``-wal`` beside them (``reader``: the fix, never none).
 Returns: a handle to close (or use as a context manager): bindings, grounds, the
 content they are judged against, the store and a read-only reader of its rows (and
 ``held_before`` and ``bound_in``: the binding history, read there).
-Test: tests/check/test_opening.py, tests/check/test_check_evidence.py
+Test: tests/check/test_opening.py, tests/check/test_check_evidence.py,
+tests/check/test_history_read_only_state.py
 """
 
 from __future__ import annotations
@@ -125,7 +127,10 @@ class Custody:
 
     def reader(self) -> sqlite3.Connection | None:
         """A read-only connection to the rows the grounds came from, without opening the
-        repository (no git call, no sync); None when there is none to read."""
+        repository (no git call, no sync); None when there is none to read. In a folder
+        this user may not write, a closed WAL file (no ``-wal`` beside it) is read as
+        immutable, store/localdb.py ``read_local``'s rule: no writer is mid-way, and none
+        can start; one with a ``-wal`` there is refused with the fix, never read empty."""
         import sqlite3
         from pathlib import Path
 
@@ -136,10 +141,25 @@ class Custody:
             db = self.view
         else:
             db = Path(worktree_path(str(self.root), create=False)) / INDEX_NAME
+        uri = Path(db).absolute().as_uri()
         try:
-            return sqlite3.connect(f"{Path(db).absolute().as_uri()}?mode=ro", uri=True)
+            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
         except sqlite3.Error:
             return None
+        try:
+            conn.execute("PRAGMA schema_version").fetchone()  # its -shm made, or not
+        except sqlite3.OperationalError as exc:
+            name = getattr(exc, "sqlite_errorname", "")
+            if name not in ("SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN"):
+                return conn  # what the rows' readers meet, as before
+            conn.close()
+            if Path(f"{db}-wal").exists():
+                from forest_files.store.connection import translate
+
+                where = f"cannot read the binding history in {db}"
+                raise translate(exc, where, path=str(db)) from exc
+            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+        return conn
 
     def held_before(self, path: str, selector: str) -> tuple[str, ...]:
         """The selectors held now by the live bindings that ever held ``selector`` (a
