@@ -128,10 +128,16 @@ def ledger_trusted(ledger: LedgerKey | None, stamp: int) -> bool:
 
 
 def stamp(root: str) -> int:
-    """A filesystem timestamp taken now: the mtime of a stamp file just written (0: none)."""
-    probe = os.path.join(worktree_path(root), CACHE_DIR, ".verdict-stamp")
+    """A filesystem timestamp taken now: the mtime of a stamp file just written (0: none).
+    None is written where nothing it dates can be remembered: the cache folder (this
+    verdict, the contests) and the state folder (the binding map) this user may not
+    write, so a read there leaves the stamp file it may still own as it was."""
+    state = worktree_path(root)
+    probe = os.path.join(state, CACHE_DIR, ".verdict-stamp")
     try:
         ensure_dir(os.path.dirname(probe))
+        if not (os.access(os.path.dirname(probe), os.W_OK) or os.access(state, os.W_OK)):
+            return 0
         with open(probe, "w", encoding="utf-8") as fh:
             fh.write(str(os.getpid()))
         return os.stat(probe).st_mtime_ns
