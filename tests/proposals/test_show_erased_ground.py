@@ -1,0 +1,113 @@
+"""``forest proposal show ID`` on a proposal whose ground an erase removed prints the
+same diff through both doors: where ``.git/forest`` may be written (ground's words from
+the index: its erased marker) and where it is read-only to a user who is not root
+(tests/helpers/unprivileged.py; ground's words from the in-step binding map and the
+ledger: proposals/view.py ``_read_only``).
+
+The erased live ground is made as tests/governance/test_erased_ground.py makes it: a
+forget on main merged into a branch that adopted the identical text. The proposal was
+captured on that branch before the merge, its text holding none of the erased lines
+(so the merge's purge keeps it).
+
+Before the fix the read-only door read the body file the erase deleted and showed
+ground as empty text (``{+## Keys+}``) where the writable door shows ``[-[erased]-]``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from forest_files.custody.record import adopt_sections
+from forest_files.custody.repository import Repository
+from forest_files.custody.targets import read_section
+from forest_files.doors.watch import judge
+from forest_files.governance.forget import forget
+from forest_files.store.entryrow import ERASED_MARK
+from tests.helpers.cli import forest
+from tests.helpers.custody import BY, MAX, age_files, supersede_as_it_stands
+from tests.helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
+from tests.helpers.git import commit_all, git, isolate, make_repo, write
+from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
+
+OTHER = "# Notes\n\n## Keys\n\nnothing here yet\n"
+SIDE = DOC.replace("# Ops", "# Notes")  # the side branch adopts the secret's very text
+EDITED = SIDE.replace("The keys live in the vault.\n", "No key here.\n").replace(f"{SECRET}\n", "")
+
+
+def _adopt(root: Path, target: str) -> None:
+    with Repository(root) as repo:
+        adopt_sections(repo, [read_section(root, target, (), max_bytes=MAX)], words="ok", by=BY)
+
+
+def _erased_with_proposal(folder: Path) -> tuple[Path, str]:
+    """main: the secret pasted into a.md#Keys, superseded and forgotten; side: b.md#Keys
+    adopted holding the identical section, a proposal captured for it, then main merged
+    into side and synced (b.md#Keys's live ground is erased). The root, the proposal."""
+    root = make_repo(folder, "erased")
+    write(root, "a.md", CLEAN)
+    write(root, "b.md", OTHER)
+    Repository.init(root, project_id="p").close()
+    _adopt(root, "a.md#Keys")
+    commit_all(root, "base")
+    git(root, "branch", "side")
+    write(root, "a.md", DOC)
+    supersede_as_it_stands(root, "a.md#Keys")
+    with Repository(root) as repo:
+        (secret,) = [g.content_id for g in repo.ground()]
+    commit_all(root, "paste")
+    write(root, "a.md", CLEAN)
+    supersede_as_it_stands(root, "a.md#Keys")
+    with Repository(root) as repo:
+        forget(repo, secret, words=WORDS, by=BY)
+    commit_all(root, "forget")
+    git(root, "checkout", "-q", "side")
+    write(root, "b.md", SIDE)
+    _adopt(root, "b.md#Keys")
+    commit_all(root, "side adopts the same text")
+    write(root, "b.md", EDITED)
+    (item,) = judge.check(root, ("b.md",), threading.Event())
+    captured = judge.capture(root, item, (), 1 << 20)
+    assert captured is not None
+    git(root, "merge", "-q", "--no-edit", "main")
+    sync = forest(root, "sync")
+    assert sync.exit_code == 0 and "0 proposal(s)" in sync.stderr, sync.stderr
+    return root, captured.split(" ")[0]
+
+
+def _state(repo: Path) -> dict[str, str]:
+    return {
+        p.relative_to(repo).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted((repo / ".git" / "forest").rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_proposal_show_erased_ground_read_only_detected() -> None:
+    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
+        isolate(patch)
+        bin_dir = unprivileged_bin(folder)
+        repo, pid = _erased_with_proposal(folder)
+        writable = forest(repo, "proposal", "show", pid)
+        age_files(repo)
+        hand_over(repo)
+        done = run_as_user(repo, "forest status", bin_dir)  # the index in step, by its user
+        assert "erased-content b.md#Notes/Keys" in done.stdout, done.stdout + done.stderr
+        for top, _dirs, files in os.walk(repo / ".git" / "forest"):
+            os.chmod(top, 0o555)
+            for name in files:
+                os.chmod(os.path.join(top, name), 0o444)
+        before = _state(repo)
+
+        shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
+
+        assert writable.exit_code == 0, writable.stderr
+        assert f"[-{ERASED_MARK}-]{{+## Keys+}}" in writable.stdout, writable.stdout
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == writable.stdout  # two doors, one diff
+        assert SENTINEL not in shown.stdout + shown.stderr
+        assert _state(repo) == before
