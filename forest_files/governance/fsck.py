@@ -2,40 +2,39 @@
 
 Checks: SQLite's ``integrity_check`` and ``foreign_key_check`` of the index,
 ``.git/forest/local.db`` and ``.git/forest/audit.db``; every table, view, index and
-trigger of ``schema.sql`` present in the index with the same SQL, and nothing
-else there but the cache tables ``schema.sql`` lists (their indexes too) and
-SQLite's own; the index's rows against their fields and the ledger
-(governance/fsck_index.py: bodies re-hashed, erasures, edge kinds, one scope, every act
-applied and nothing else, tombstones; then, in an index in step with the ledger,
-every entry row held to the record its act writes, content id recomputed, and the
-index proof every door runs: ``content-id``, ``index-proof``); ``local.db``
-and ``audit.db`` against the schema their scripts make
-(store/localdb.py ``lacking``: a table, index or trigger gone names the command
-whose opening makes it again, a column cut or a damaged file the ``mv`` that moves
-it aside); the audit log present and
-holding records while the index holds applied acts (``audit-missing``,
-``audit-emptied``: every sync, rebuild and recorded act leaves a record). A symlink
-or anything but a regular file where one of these files (or its ``-wal``, ``-shm``,
-``-journal``) belongs is a ``linked`` fault, never opened, its detail the line every
-other command refuses it with (kernel/state.py ``refuse_linked_file``: the ``rm --``,
-``rm -r --`` for a folder, that removes it; ``forest rebuild`` refuses it too). One
-SQLite may not open for its mode or owner (or its folder's) is an ``access`` fault
-naming the ``chmod`` or ``chown`` every door says (kernel/access.py), never checked
-further and never ``forest rebuild`` (refused the same way). One SQLite cannot read
-for want of room (its ``-shm`` not written: a full disk, a quota, a file-size limit)
-is a ``no-space`` fault saying to free space and run ``forest fsck`` again, never
-called damaged, never moved aside.
+trigger of ``schema.sql`` present in the index with the same SQL, and nothing else there
+but the cache tables ``schema.sql`` lists (their indexes too) and SQLite's own; the
+index's rows against their fields and the ledger (governance/fsck_index.py: bodies
+re-hashed, erasures, edge kinds, one scope, every act applied and nothing else,
+tombstones; then, in an index in step with the ledger, every entry row held to the
+record its act writes, content id recomputed, and the index proof every door runs:
+``content-id``, ``index-proof``); ``local.db`` and ``audit.db`` against the schema their
+scripts make (store/localdb.py ``lacking``: a table, index or trigger gone names the
+command whose opening makes it again, a column cut or a damaged file the ``mv`` that
+moves it aside); the audit log present and holding records while the index holds applied
+acts (``audit-missing``, ``audit-emptied``: every sync, rebuild and recorded act leaves
+a record). A symlink or anything but a regular file where one of these files (or its
+``-wal``, ``-shm``, ``-journal``) belongs is a ``linked`` fault, never opened, its
+detail the line every other command refuses it with (kernel/state.py
+``refuse_linked_file``: the ``rm --``, ``rm -r --`` for a folder, that removes it;
+``forest rebuild`` refuses it too). One SQLite may not open for its mode or owner (or
+its folder's) is an ``access`` fault naming the ``chmod`` or ``chown`` every door says
+(kernel/access.py), never checked further and never ``forest rebuild`` (refused the same
+way). One SQLite cannot read for want of room (its ``-shm`` not written: a full disk, a
+quota, a file-size limit) is a ``no-space`` fault saying to free space and run ``forest
+fsck`` again, never called damaged, never moved aside.
 
 Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
 rebuild`` repairs the index).
-Refuses: a store SQLite may not open on a read-only mount, in the one line every door
-says there (store/connection.py ``translate``); anything else is a fault, never raised.
+Refuses: a store SQLite may not open on a read-only mount, or an index absent there (no
+sync can make it), in the line every door says there (kernel/access.py
+``mounted_read_only``); anything else is a fault, never raised.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text;
 a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
 tests/doors/test_printed_where_typed.py, tests/governance/test_fsck_access.py,
-tests/governance/test_fsck_read_only_mount.py
+tests/governance/test_fsck_read_only_mount.py, tests/governance/test_fsck_no_index_read_only.py
 """
 
 from __future__ import annotations
@@ -47,8 +46,8 @@ from pathlib import Path
 
 from forest_files.custody import auditsql, proposals_sql
 from forest_files.governance.fsck_index import FsckFault, ledger_faults, proven, row_faults
-from forest_files.kernel.access import on_read_only_mount, regain_command
-from forest_files.kernel.errors import FREE_SPACE, NoSpace
+from forest_files.kernel.access import mounted_read_only, on_read_only_mount, regain_command
+from forest_files.kernel.errors import FREE_SPACE, ForestError, NoSpace
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import linked_file, shared_dir, worktree_dir
@@ -274,6 +273,9 @@ def fsck(root: Path, project: str) -> FsckReport:
     if linked[INDEX_NAME]:
         return FsckReport(tuple(faults), checked)
     if not index.exists():
+        if on_read_only_mount(str(index)):  # no sync makes one there, no chmod helps
+            where = mounted_read_only(str(index))
+            raise ForestError(f"no index to check; {where}, then run `{forest_text('sync')}`")
         denied = _access(index, INDEX_NAME)  # a folder this user may not read or write
         if denied is not None:
             return FsckReport((denied, *faults), checked)

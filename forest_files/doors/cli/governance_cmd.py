@@ -144,7 +144,9 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     proof every door runs. Exit 3 on any
     fault; `forest rebuild` repairs the index (a store this user may not read or
     write: the chmod or chown its line names first). Exit 1 when the only faults are
-    stores it could not read for want of room: free space, then fsck again.
+    stores it could not read for want of room: free space, then fsck again. Exit 1 on
+    a read-only mount: the one line every command says there (remount it read-write,
+    or work in a clone on a writable disk).
 
     Example: forest fsck --json
     """
