@@ -32,13 +32,12 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity, words_given
+from forest_files.doors.cli.proposal_listing import listing, settle, unsettled
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import printable, shell_word
 
 if TYPE_CHECKING:
-    from forest_files.custody.proposals import Proposal
-    from forest_files.proposals.rebinds import Rebind
-    from forest_files.proposals.whose import Worktrees
+    pass
 
 proposal_app = typer.Typer(
     help="Proposals: divergent text a watcher or agent found, waiting for adoption."
@@ -62,79 +61,6 @@ AdoptWordsOpt = Annotated[
 ]
 
 
-def _listing(repo: Path, as_json: bool) -> None:
-    from forest_files.custody.config import load_config
-    from forest_files.custody.proposals import ProposalStore
-    from forest_files.custody.repository import find_root
-    from forest_files.proposals.rebinds import open_rebinds
-    from forest_files.proposals.settle import open_read_only, writable
-    from forest_files.proposals.whose import Worktrees
-
-    root = find_root(repo)
-    load_config(root)  # before `forest init`: refused, no local.db made
-    found: list[Proposal | Rebind] = []
-    if not writable(root):  # a listing is a read: read-only files, nothing settled
-        found += open_read_only(root)
-        if found and not as_json:
-            typer.echo(_unsettled(root), err=True)
-    else:
-        _settle(root, as_json)
-        with ProposalStore(root) as store:
-            found += store.open_proposals()
-        found += open_rebinds(root)
-    trees = Worktrees(root)  # git asked once, if any proposal is another worktree's
-    if as_json:  # each row names the worktree that captured it, by key and by path
-        rows = [{**x.as_dict(), "worktree_path": trees.place(x.worktree)} for x in found]
-        typer.echo(json.dumps(rows, sort_keys=True))
-        return
-    for line in _lines(trees, found):
-        typer.echo(line)
-    typer.echo(f"{len(found)} open proposal(s)")
-
-
-def _lines(trees: Worktrees, found: list[Proposal | Rebind]) -> list[str]:
-    """One line per proposal, names spelled as `forest check` spells them (printable),
-    each character a terminal shows as nothing written as its code (``Eli<U+200B>as``:
-    a rebind onto a heading that reads as the old name); another worktree's named by
-    its path (``in worktree PATH``)."""
-    from forest_files.proposals.rebinds import Rebind
-    from forest_files.text.unseen import shown
-
-    def seen(name: str) -> str:
-        return shown(printable(name))
-
-    lines = []
-    for x in found:
-        whose = [w] if (w := trees.elsewhere(x.worktree)) else []
-        if isinstance(x, Rebind):
-            moved = f"{seen(x.old_selector)} -> {seen(x.new_selector)}"
-            lines.append(f"{x.id} rebind {moved} ({', '.join([x.updated_at, *whose])})")
-            continue
-        via = [] if x.source == "watch" else [f"via {printable(x.source)}"]
-        notes = [f"from ground {x.derived_from[:12]}", x.updated_at, *via, *whose]
-        lines.append(f"{x.id} {seen(x.selector)} ({', '.join(notes)})")
-    return lines
-
-
-def _unsettled(root: Path) -> str:
-    from forest_files.kernel.state import shared_dir
-
-    folder = shell_word(str(shared_dir(root, create=False)))
-    return (
-        f"forest: note: nothing was changed: {folder} may not be written here, so a "
-        "proposal whose section is back at ground or superseded is still shown as open"
-    )
-
-
-def _settle(root: Path, quiet: bool) -> None:
-    """Close what the text left behind before anything is listed (said on stderr)."""
-    from forest_files.doors.review.closing import close_left_behind, said
-
-    for line in said(close_left_behind(root)):
-        if not quiet:
-            typer.echo(line, err=True)
-
-
 def colour_wanted() -> bool:
     """Colour as ``forest check``: on a terminal, unless NO_COLOR is set."""
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
@@ -147,7 +73,7 @@ def proposals(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: forest proposals --json
     """
-    _listing(repo, as_json)
+    listing(repo, as_json)
 
 
 @proposal_app.command("list")
@@ -157,7 +83,7 @@ def list_(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: forest proposal list
     """
-    _listing(repo, as_json)
+    listing(repo, as_json)
 
 
 @proposal_app.command("show")
@@ -182,7 +108,7 @@ def show(
     load_config(root)  # before `forest init`: refused, no local.db made
     write = writable(root)  # else a show is a read: read-only files, nothing settled
     if write:
-        _settle(root, as_json)
+        settle(root, as_json)
     from forest_files.proposals.rebinds import find
     from forest_files.proposals.view import rebind_lines
 
@@ -199,7 +125,7 @@ def show(
     else:
         lines = show_lines(root, pid, full=full, colour=colour_wanted(), write=write)
     if not write:  # said once shown: a show refused (the index not in step) is one line
-        typer.echo(_unsettled(root), err=True)
+        typer.echo(unsettled(root), err=True)
     typer.echo("\n".join(lines))
 
 
