@@ -21,14 +21,20 @@ from forest_files.custody.auditlog import AuditLog
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
-from forest_files.governance.forget import forget
 from forest_files.ledger.acts import build_act
 from forest_files.ledger.kinds import EraseAct
 from forest_files.ledger.segment_write import write_segment
 from forest_files.store.clock import utc_now
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands
-from tests.helpers.forgetting import CLEAN, DOC, SENTINEL, WORDS, holding
+from tests.helpers.forgetting import (
+    CLEAN,
+    DOC,
+    SENTINEL,
+    WORDS,
+    erased_on_main_adopted_on_side,
+    holding,
+)
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import built_once, copy_repo
 
@@ -43,29 +49,8 @@ def _adopt(root: Path, target: str) -> str:
 
 
 def _branches(tmp: Path) -> Path:
-    """main: the secret pasted into a.md#Keys, superseded and forgotten; side (forked
-    before the paste): b.md#Keys adopted holding the identical section."""
-    root = make_repo(tmp)
-    write(root, "a.md", CLEAN)
-    write(root, "b.md", OTHER)
-    Repository.init(root, project_id="p").close()
-    _adopt(root, "a.md#Keys")
-    commit_all(root, "base")
-    git(root, "branch", "side")
-    write(root, "a.md", DOC)
-    supersede_as_it_stands(root, "a.md#Keys")
-    with Repository(root) as repo:
-        (secret,) = [g.content_id for g in repo.ground()]
-    commit_all(root, "paste")
-    write(root, "a.md", CLEAN)
-    supersede_as_it_stands(root, "a.md#Keys")
-    with Repository(root) as repo:
-        forget(repo, secret, words=WORDS, by=BY)
-    commit_all(root, "forget")
-    git(root, "checkout", "-q", "side")
-    write(root, "b.md", DOC.replace("# Ops", "# Notes"))
-    _adopt(root, "b.md#Keys")
-    commit_all(root, "side adopts the same text")
+    """forgetting.py's story, side checked out again as main (see its builder)."""
+    root = erased_on_main_adopted_on_side(tmp)
     git(root, "checkout", "-q", "main")
     return root
 

@@ -2,8 +2,9 @@
 
 Returns: the constants of that story and ``adopted_then_cleaned`` (a repository whose
 ground held the secret and was then superseded), ``forgotten_with_hooks`` (that secret
-then forgotten and committed, our hooks installed), ``tree_bytes`` and ``holding``
-(which local files still hold a needle).
+then forgotten and committed, our hooks installed), ``erased_on_main_adopted_on_side``
+(the same text adopted on a branch that never saw the forget), ``tree_bytes`` and
+``holding`` (which local files still hold a needle).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
+from forest_files.governance.forget import forget
 from tests.helpers.custody import BY, MAX, supersede_as_it_stands
 from tests.helpers.git import commit_all, git, make_repo, write
 from tests.helpers.template import reused
@@ -126,3 +128,40 @@ def forgotten_with_hooks(tmp_path: Path) -> tuple[Path, str, str]:
     added = git(root, "show", "--name-only", "--format=", "--diff-filter=A", "HEAD")
     (segment,) = [p for p in added.splitlines() if "/segments/" in p]
     return root, segment, body_path(Path(".forest/ledger"), report.body_hash).as_posix()
+
+
+OTHER = "# Notes\n\n## Keys\n\nnothing here yet\n"
+SIDE = DOC.replace("# Ops", "# Notes")  # the side branch adopts the secret's very text
+
+
+def _adopt(root: Path, target: str) -> None:
+    with Repository(root) as repo:
+        adopt_sections(repo, [read_section(root, target, (), max_bytes=MAX)], words="ok", by=BY)
+
+
+def erased_on_main_adopted_on_side(folder: Path, name: str = "repo") -> Path:
+    """main: the secret pasted into a.md#Keys, superseded and forgotten; side (forked
+    before the paste, checked out): b.md#Keys adopted holding the identical section
+    (``SIDE``). Merging main into side makes that live ground erased."""
+    root = make_repo(folder, name)
+    write(root, "a.md", CLEAN)
+    write(root, "b.md", OTHER)
+    Repository.init(root, project_id="p").close()
+    _adopt(root, "a.md#Keys")
+    commit_all(root, "base")
+    git(root, "branch", "side")
+    write(root, "a.md", DOC)
+    supersede_as_it_stands(root, "a.md#Keys")
+    with Repository(root) as repo:
+        (secret,) = [g.content_id for g in repo.ground()]
+    commit_all(root, "paste")
+    write(root, "a.md", CLEAN)
+    supersede_as_it_stands(root, "a.md#Keys")
+    with Repository(root) as repo:
+        forget(repo, secret, words=WORDS, by=BY)
+    commit_all(root, "forget")
+    git(root, "checkout", "-q", "side")
+    write(root, "b.md", SIDE)
+    _adopt(root, "b.md#Keys")
+    commit_all(root, "side adopts the same text")
+    return root

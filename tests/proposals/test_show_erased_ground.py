@@ -26,16 +26,13 @@ from forest_files.custody.record import adopt_sections
 from forest_files.custody.repository import Repository
 from forest_files.custody.targets import read_section
 from forest_files.doors.watch import judge
-from forest_files.governance.forget import forget
 from forest_files.store.entryrow import ERASED_MARK
 from tests.helpers.cli import forest
-from tests.helpers.custody import BY, MAX, age_files, supersede_as_it_stands
-from tests.helpers.forgetting import CLEAN, DOC, SECRET, SENTINEL, WORDS
-from tests.helpers.git import commit_all, git, isolate, make_repo, write
+from tests.helpers.custody import BY, MAX, age_files
+from tests.helpers.forgetting import SECRET, SENTINEL, SIDE, erased_on_main_adopted_on_side
+from tests.helpers.git import git, isolate, write
 from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
 
-OTHER = "# Notes\n\n## Keys\n\nnothing here yet\n"
-SIDE = DOC.replace("# Ops", "# Notes")  # the side branch adopts the secret's very text
 EDITED = SIDE.replace("The keys live in the vault.\n", "No key here.\n").replace(f"{SECRET}\n", "")
 
 
@@ -48,27 +45,7 @@ def _erased_with_proposal(folder: Path) -> tuple[Path, str]:
     """main: the secret pasted into a.md#Keys, superseded and forgotten; side: b.md#Keys
     adopted holding the identical section, a proposal captured for it, then main merged
     into side and synced (b.md#Keys's live ground is erased). The root, the proposal."""
-    root = make_repo(folder, "erased")
-    write(root, "a.md", CLEAN)
-    write(root, "b.md", OTHER)
-    Repository.init(root, project_id="p").close()
-    _adopt(root, "a.md#Keys")
-    commit_all(root, "base")
-    git(root, "branch", "side")
-    write(root, "a.md", DOC)
-    supersede_as_it_stands(root, "a.md#Keys")
-    with Repository(root) as repo:
-        (secret,) = [g.content_id for g in repo.ground()]
-    commit_all(root, "paste")
-    write(root, "a.md", CLEAN)
-    supersede_as_it_stands(root, "a.md#Keys")
-    with Repository(root) as repo:
-        forget(repo, secret, words=WORDS, by=BY)
-    commit_all(root, "forget")
-    git(root, "checkout", "-q", "side")
-    write(root, "b.md", SIDE)
-    _adopt(root, "b.md#Keys")
-    commit_all(root, "side adopts the same text")
+    root = erased_on_main_adopted_on_side(folder, "erased")
     write(root, "b.md", EDITED)
     (item,) = judge.check(root, ("b.md",), threading.Event())
     captured = judge.capture(root, item, (), 1 << 20)
