@@ -1,7 +1,8 @@
 """A repository whose ``.git/forest`` the unprivileged user may not write, holding an open
 proposal, and the digest of every file of that folder (what "nothing written" means).
 
-Test: tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py
+Test: tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py,
+tests/proposals/test_show_text_read_only.py, tests/proposals/test_show_erased_ground.py
 """
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ ground as empty text (``{+## Keys+}``) where the writable door shows ``[-[erased
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from pathlib import Path
@@ -31,6 +30,7 @@ from tests.helpers.cli import forest
 from tests.helpers.custody import BY, MAX, age_files
 from tests.helpers.forgetting import SECRET, SENTINEL, SIDE, erased_on_main_adopted_on_side
 from tests.helpers.git import git, isolate, write
+from tests.helpers.read_only_state import state_digests
 from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
 
 EDITED = SIDE.replace("The keys live in the vault.\n", "No key here.\n").replace(f"{SECRET}\n", "")
@@ -56,14 +56,6 @@ def _erased_with_proposal(folder: Path) -> tuple[Path, str]:
     return root, captured.split(" ")[0]
 
 
-def _state(repo: Path) -> dict[str, str]:
-    return {
-        p.relative_to(repo).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted((repo / ".git" / "forest").rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_proposal_show_erased_ground_read_only_detected() -> None:
     with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
         isolate(patch)
@@ -78,7 +70,7 @@ def test_proposal_show_erased_ground_read_only_detected() -> None:
             os.chmod(top, 0o555)
             for name in files:
                 os.chmod(os.path.join(top, name), 0o444)
-        before = _state(repo)
+        before = state_digests(repo)
 
         shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
 
@@ -87,4 +79,4 @@ def test_proposal_show_erased_ground_read_only_detected() -> None:
         assert shown.returncode == 0, shown.stderr
         assert shown.stdout == writable.stdout  # two doors, one diff
         assert SENTINEL not in shown.stdout + shown.stderr
-        assert _state(repo) == before
+        assert state_digests(repo) == before

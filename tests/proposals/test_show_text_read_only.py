@@ -11,7 +11,6 @@ a read, after a note on stderr (two lines).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 from collections.abc import Iterator
@@ -25,19 +24,11 @@ from forest_files.doors.watch.renames import propose_rebind
 from tests.helpers.cli import ok
 from tests.helpers.custody import age_files
 from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.read_only_state import state_digests
 from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
 from tests.helpers.watch import DOC, EDITED, captured_proposal
 
 CANON = "# Canon\n\n## Elias\n\nElias keeps the lantern at the north gate.\n"
-
-
-def _state(repo: Path) -> dict[str, str]:
-    """Every file of ``.git/forest`` with the SHA-256 of its bytes."""
-    return {
-        p.relative_to(repo).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted((repo / ".git" / "forest").rglob("*"))
-        if p.is_file()
-    }
 
 
 @contextmanager
@@ -75,7 +66,7 @@ def _read_only_repo() -> Iterator[tuple[Path, Path, str, str]]:
 
 def test_proposal_show_text_state_folder_read_only_accepted() -> None:
     with _read_only_repo() as (repo, bin_dir, pid, rid):
-        before = _state(repo)
+        before = state_digests(repo)
 
         shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
         moved = run_as_user(repo, f"forest proposal show {rid}", bin_dir)
@@ -89,18 +80,18 @@ def test_proposal_show_text_state_folder_read_only_accepted() -> None:
         assert moved.returncode == 0, moved.stderr
         assert "## Elias{+ the Keeper+}" in moved.stdout, moved.stdout
         assert as_json.returncode == 0 and as_json.stderr == "", as_json.stderr
-        assert _state(repo) == before  # nothing written, nothing made
+        assert state_digests(repo) == before  # nothing written, nothing made
 
 
 def test_proposal_show_text_index_not_in_step_read_only_refused() -> None:
     with _read_only_repo() as (repo, bin_dir, pid, _rid):
         (segment,) = list((repo / ".forest" / "ledger" / "segments").iterdir())[:1]
         os.utime(segment)  # the ledger touched since: a sync must read it again
-        before = _state(repo)
+        before = state_digests(repo)
 
         shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
 
         assert shown.returncode == 1 and shown.stdout == "", shown.stdout
         (line,) = shown.stderr.splitlines()  # one line, how to fix it; no note before it
         assert line.startswith("forest: ") and "chmod" in line, line
-        assert _state(repo) == before
+        assert state_digests(repo) == before
