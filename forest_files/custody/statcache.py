@@ -1,12 +1,10 @@
 """Local caches that spare a check from re-reading and re-parsing unchanged files.
 
-Stores (``.git/forest/``, git-ignored, never committed):
-``stat-<python tag>.bin`` — repository path -> (size, mtime_ns, ino, ctime_ns,
-normalised file hash, recorded_ns); ``parse-<python tag>.bin`` — (file hash,
-selector, exclusions) ->
-(section hash, start line, end line). Both are ``marshal`` records (a tenth of
-JSON's cost at 10,000 files), written whole to a temporary file and renamed
-into place.
+Stores (``.git/forest/``, git-ignored, never committed): ``stat-<python tag>.bin`` —
+repository path -> (size, mtime_ns, ino, ctime_ns, normalised file hash, recorded_ns);
+``parse-<python tag>.bin`` — (file hash, selector, exclusions) -> (section hash, start
+line, end line). Both are ``marshal`` records (a tenth of JSON's cost at 10,000
+files), written whole to a temporary file and renamed into place.
 Refuses: nothing. A missing, unreadable, corrupt or foreign-version cache file
 is treated as empty and rebuilt by the next save.
 Returns: the normalised file hash of a path whose stat still matches, or None
@@ -137,16 +135,17 @@ class StatCache:
         self._dirty = False
 
     def stamp(self) -> int:
-        """A filesystem timestamp taken now (once per run): the stamp file's mtime."""
+        """A filesystem timestamp taken now (once per run): the stamp file's mtime; 0 where
+        the cache folder may not be written (no stat cache saved there, so none taken)."""
         if self._stamp is None:
-            probe = self.dir / _STAMP
+            self._stamp, probe = 0, self.dir / _STAMP
             try:
                 ensure_dir(self.dir)
-                with open(probe, "w", encoding="utf-8") as fh:
-                    fh.write(str(os.getpid()))
-                self._stamp = os.stat(probe).st_mtime_ns
+                if os.access(self.dir, os.W_OK):
+                    probe.write_text(str(os.getpid()), encoding="utf-8")
+                    self._stamp = os.stat(probe).st_mtime_ns
             except OSError:
-                self._stamp = 0  # no stamp: nothing recorded now can be trusted
+                pass  # no stamp (0): nothing recorded now can be trusted
         return self._stamp
 
     def lookup(self, path: str, st: os.stat_result) -> str | None:
