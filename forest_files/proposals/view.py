@@ -19,9 +19,10 @@ the claims are, and the route it stands for writes such a character as ``$'\\ooo
 ``Proposal.as_dict`` (no text). Where the state folder may not be written, ground's
 words come from the ledger's body file the in-step binding map names (``ground_of``),
 or the index's erased marker for a ground an erase removed, nothing written; an index
-not in step is refused as a sync is, in one line.
+not in step is refused as a sync is, in one line; a ground's body file the ledger
+lacks is refused by both doors alike (proposals/ground_words.py).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_show_text_read_only.py,
-tests/proposals/test_show_erased_ground.py,
+tests/proposals/test_show_erased_ground.py, tests/proposals/test_show_ground_damaged.py,
 tests/proposals/test_rebinds.py, tests/doors/test_diff_header_name.py,
 tests/proposals/test_show_bound.py, tests/proposals/test_settle.py,
 tests/doors/test_printed_where_typed.py
@@ -69,40 +70,14 @@ def same_lines(root: Path, p: Proposal) -> list[str]:
 def ground_of(root: Path, content_id: str, *, write: bool = True) -> str | None:
     """The words of ground ``content_id``, from the index brought in step; not ``write``
     (the state folder may not be written: a show is a read), from the ledger's body file
-    when the one way into custody finds the index in step (``_read_only``)."""
-    from forest_files.check.diff import ground_text
-    from forest_files.custody.repository import Repository
+    when the one way into custody finds the index in step; a body file the ledger lacks
+    refused alike by both (proposals/ground_words.py)."""
+    from forest_files.proposals.ground_words import in_index, read_only
 
-    held = None if write else _read_only(root, content_id)
+    held = None if write else read_only(root, content_id)
     if held is not None:
         return held[0]
-    with Repository(root) as repo:  # a sync: one line saying why where it may not write
-        return ground_text(repo.synced(), content_id)
-
-
-def _read_only(root: Path, content_id: str) -> tuple[str | None] | None:
-    """Ground's words, nothing synced nor written: check/opening.py (the one way into
-    custody) finds the index in step by its binding map, which names the body hash of
-    each live ground; the ledger's body file of that hash is its words. A ground an
-    erase removed (its heads say so: custody/erased_ground.py) is the index's marker,
-    as ``ground_text`` reads it where the index may be written.
-    An index not in step is a sync (it may purge a pulled forget's words from a
-    proposal), refused in one line where the folder may not be written. None: no live
-    ground is ``content_id`` (superseded or sealed since), so only the index knows it."""
-    from forest_files.check.opening import WORKTREE, open_custody
-    from forest_files.custody.erased_ground import erased_by
-    from forest_files.kernel.paths import LEDGER_DIR
-    from forest_files.ledger.segments import read_body
-    from forest_files.store.entryrow import ERASED_MARK
-
-    with open_custody(root, WORKTREE) as custody:
-        live = {g[0]: g for g in custody.grounds.values() if g[1] is not None}
-    ground = live.get(content_id)
-    if ground is None or ground[1] is None:
-        return None
-    if erased_by(ground[2]) is not None:  # no body file: the index holds the marker
-        return (ERASED_MARK,)
-    return (read_body(root / LEDGER_DIR, ground[1]),)
+    return in_index(root, content_id)
 
 
 def diff_lines(
