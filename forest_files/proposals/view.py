@@ -18,14 +18,15 @@ the claims are, and the route it stands for writes such a character as ``$'\\ooo
 (kernel/shellword.py), so it pastes and is seen. Machine output uses
 ``Proposal.as_dict`` (no text). Where the state folder may not be written, ground's
 words come from the ledger's body file the in-step binding map names (``ground_of``),
-or the index's erased marker for a ground an erase removed, nothing written; an index
-not in step is refused as a sync is, in one line; a ground's body file the ledger
-lacks is refused by both doors alike (proposals/ground_words.py).
+or the index's erased marker for a ground an erase removed, and a ground superseded
+or sealed since from the ledger alone, nothing written; an index not in step is refused
+as a sync is, in one line; a sealed ground is ``[sealed]`` and a ground's body file the
+ledger lacks refused, by both doors alike (proposals/ground_words.py).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_show_text_read_only.py,
 tests/proposals/test_show_erased_ground.py, tests/proposals/test_show_ground_damaged.py,
-tests/proposals/test_rebinds.py, tests/doors/test_diff_header_name.py,
-tests/proposals/test_show_bound.py, tests/proposals/test_settle.py,
-tests/doors/test_printed_where_typed.py
+tests/proposals/test_show_moved_on.py, tests/proposals/test_rebinds.py,
+tests/doors/test_diff_header_name.py, tests/proposals/test_show_bound.py,
+tests/proposals/test_settle.py, tests/doors/test_printed_where_typed.py
 """
 
 from __future__ import annotations
@@ -69,15 +70,12 @@ def same_lines(root: Path, p: Proposal) -> list[str]:
 
 def ground_of(root: Path, content_id: str, *, write: bool = True) -> str | None:
     """The words of ground ``content_id``, from the index brought in step; not ``write``
-    (the state folder may not be written: a show is a read), from the ledger's body file
-    when the one way into custody finds the index in step; a body file the ledger lacks
-    refused alike by both (proposals/ground_words.py)."""
+    (the state folder may not be written: a show is a read), from the ledger when the
+    one way into custody finds the index in step, live or not; a sealed ground withheld
+    and a body file the ledger lacks refused alike by both (proposals/ground_words.py)."""
     from forest_files.proposals.ground_words import in_index, read_only
 
-    held = None if write else read_only(root, content_id)
-    if held is not None:
-        return held[0]
-    return in_index(root, content_id)
+    return in_index(root, content_id) if write else read_only(root, content_id)[0]
 
 
 def diff_lines(

@@ -1,0 +1,110 @@
+"""``forest proposal show ID`` for a proposal whose ground moved on since it was made
+(superseded, or sealed), where ``.git/forest`` is read-only to a user who is not root
+(tests/helpers/unprivileged.py) and where it is not, on one repository each: the ground
+is no longer live, so the in-step binding map does not name it; its words come from the
+ledger alone (the entry an act declares, its body file), as the index replayed from
+that ledger holds them (proposals/ground_words.py).
+
+Before the fix the read-only door refused both, exit 1, with ``woods.db: attempt to
+write a readonly database`` and a ``chmod`` (a sync, for a read), while the writable
+door showed them; and the writable door printed a sealed ground's words, which ``forest
+seal`` withholds from every read (``forest show`` prints ``[sealed]``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.cli import ok
+from tests.helpers.custody import age_files
+from tests.helpers.git import commit_all, isolate, make_repo, write
+from tests.helpers.read_only_state import state_digests
+from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
+from tests.helpers.watch import DOC, EDITED, captured_proposal
+
+NOTE = "forest: note: nothing was changed: "
+
+
+def _modes(state: Path, folders: int, files: int) -> None:
+    for top, _dirs, names in os.walk(state):
+        os.chmod(top, folders)
+        for name in names:
+            os.chmod(os.path.join(top, name), files)
+
+
+@contextmanager
+def _moved_on(move: str) -> Iterator[tuple[Path, Path, str, str]]:
+    """``a.md#Keep`` adopted, a proposal captured (the file keeps its edit), the
+    repository handed to the unprivileged user, who shows it, then types ``move`` (its
+    ground moved on) and commits, the index in step: the repository, the user's bin
+    folder, the proposal, and what the show printed before the ground moved on."""
+    with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
+        isolate(patch)
+        bin_dir = unprivileged_bin(folder)
+        repo = make_repo(folder, "moved-on")
+        ok(repo, "init")
+        write(repo, "a.md", DOC)
+        commit_all(repo, "init")
+        ok(repo, "adopt", "a.md#Keep", "--words", "the doc")
+        commit_all(repo, "adopt")
+        pid = captured_proposal(repo, EDITED)
+        age_files(repo)
+        hand_over(repo)
+        first = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
+        assert first.returncode == 0 and "[-kept-]{+edited+} words" in first.stdout, first
+        done = run_as_user(repo, f"{move} && git add -A && git commit -qm 'moved on'", bin_dir)
+        assert done.returncode == 0, done.stdout + done.stderr
+        age_files(repo)
+        assert run_as_user(repo, "forest status", bin_dir).returncode in (0, 1)  # in step
+        yield repo, bin_dir, pid, first.stdout
+
+
+SUPERSEDED = (
+    "sed -i 's/edited words/third words/' a.md && forest supersede a.md#Keep --words 'on'"
+    " && sed -i 's/third words/edited words/' a.md"
+)
+SEALED = "forest seal a.md#Keep --words 'withheld'"
+
+
+def test_proposal_show_ground_superseded_read_only_accepted() -> None:
+    with _moved_on(SUPERSEDED) as (repo, bin_dir, pid, first):
+        state = repo / ".git" / "forest"
+        _modes(state, 0o555, 0o444)
+        before = state_digests(repo)
+
+        shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
+
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == first  # ground's words, as before it was superseded
+        (note,) = shown.stderr.splitlines()
+        assert note.startswith(NOTE) and "superseded is still shown as open" in note, note
+        assert state_digests(repo) == before
+        _modes(state, 0o755, 0o644)
+        writable = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
+        assert writable.returncode == 0, writable.stderr  # settled there: closed
+        assert f"closed proposal {pid} (a.md#Title/Keep): superseded" in writable.stderr
+
+
+def test_proposal_show_ground_sealed_both_doors_accepted() -> None:
+    with _moved_on(SEALED) as (repo, bin_dir, pid, _first):
+        state = repo / ".git" / "forest"
+        _modes(state, 0o555, 0o444)
+        before = state_digests(repo)
+
+        shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
+
+        assert state_digests(repo) == before
+        _modes(state, 0o755, 0o644)
+        writable = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
+        assert writable.returncode == 0 and writable.stderr == "", writable.stderr
+        assert "[-[sealed]-]{+## Keep+}" in writable.stdout, writable.stdout
+        assert "kept words" not in writable.stdout  # the sealed words, withheld
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == writable.stdout  # two doors, one diff
+        (note,) = shown.stderr.splitlines()
+        assert note.startswith(NOTE), note
