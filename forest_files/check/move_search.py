@@ -1,7 +1,9 @@
 """The run's one search of moves: where each section gone from its place stands now.
 
 Stores: nothing.
-Refuses: nothing; a gone section found nowhere keeps its finding.
+Refuses: nothing; a gone section found nowhere keeps its finding (saying, when the
+search passed by files this user may not read, the first of them and its ``chmod``:
+kernel/access.py; it may stand there).
 Returns: ``search_moves`` (each gone section's finding: ``moved`` when its unchanged
 text stands at exactly one other place, by section hash, with that place's first and
 last line when it is a section of a file, not a whole file; an unresolved one whose
@@ -21,7 +23,8 @@ them.
 Test: tests/check/test_moves.py, tests/check/test_move_candidates.py,
 tests/check/test_copied_section.py, tests/check/test_merged_pages.py,
 tests/gate/test_ci_moved_lines.py, tests/check/test_docs_site.py,
-tests/doors/test_doors_hidden.py, tests/check/test_moved_unnamed.py
+tests/doors/test_doors_hidden.py, tests/check/test_moved_unnamed.py,
+tests/doors/test_move_search_unreadable.py
 """
 
 from __future__ import annotations
@@ -110,7 +113,7 @@ def search_moves(
                 continue
         places, near = _places(index, finding, binding, changed) if unresolved else ((), None)
         if not places:
-            out.append(finding)
+            out.append(_passed_by(index, finding))
             continue
         why = finding.reason
         if near is not None and why is None:  # its text there but for its blank lines
@@ -230,6 +233,24 @@ def _unnamed(index: MoveIndex, finding: Finding, binding: Binding) -> Finding:
         f"can name it ({unnamed_why(place)}): rename the file or its headings, then check again"
     )
     return replaced(finding, detail=finding.detail + said)
+
+
+def _passed_by(index: MoveIndex, finding: Finding) -> Finding:
+    """``finding`` (found nowhere) saying which files the search passed by, this user
+    may not read them (the first named, with kernel/access.py's fix): it may stand
+    there."""
+    if not index.unread:
+        return finding
+    from forest_files.kernel.access import access_fix
+
+    path, exc = next(iter(index.unread.items()))
+    fix = f"{access_fix(str(exc.filename or path), exc)}, then check again"
+    if len(index.unread) == 1:
+        said = f"{path} was not searched: this user may not read it ({fix})"
+    else:
+        said = f"{len(index.unread)} files were not searched: this user may not read them"
+        said += f", {path} the first ({fix})"
+    return replaced(finding, detail=f"{finding.detail}; {said}")
 
 
 def _renamed_how(finding: Finding) -> str:

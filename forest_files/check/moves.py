@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: nothing (a candidate that is not UTF-8 text or not valid Python, a
 file holding merge conflict markers, or a section no selector can name, such as
-an empty heading, is simply no candidate).
+an empty heading, is simply no candidate; so is a file this user may not read,
+kept in ``unread`` for the finding to say).
 Returns: for a binding whose file is gone or whose selector matches nothing,
 the places whose section hashes to ground (one: the finding becomes ``moved``;
 several: copies of it, move_search.py), and for a whole file without exclusions
@@ -20,7 +21,8 @@ routes.py routes that file's rename, never a rebind the ledger could not record.
 Test: tests/check/test_moves.py, tests/check/test_parse_once.py,
 tests/check/test_move_candidates.py, tests/check/test_hook_move_cost.py,
 tests/check/test_moved_not_utf8.py, tests/check/test_merged_pages.py,
-tests/check/test_docs_site.py, tests/check/test_chapter_elsewhere.py
+tests/check/test_docs_site.py, tests/check/test_chapter_elsewhere.py,
+tests/doors/test_move_search_unreadable.py
 
 The places of a file and their text are read by move_places.py; a place is named
 (its selector, a binding's kind, a heading id's likeness) by move_names.py.
@@ -77,6 +79,7 @@ class MoveIndex:
         rebound: Rebound | None = None,
     ) -> None:
         self._hits: dict[Key, list[Place]] = {}
+        self.unread: dict[str, PermissionError] = {}  # a candidate this user may not read
         self._docs: dict[str, Document] = {}  # the bindings' own files, as parsed here
         self._bound = set(bound)
         self._lines: dict[str, tuple[int, int]] = {}  # a shown place -> its first, last line
@@ -105,7 +108,7 @@ class MoveIndex:
     def _add(
         self, source: ContentSource, path: str, sets: list[Excludes], keep_outline: bool
     ) -> None:
-        data = source.read(path)
+        data = self._read(path)
         if data is None or has_markers(data):  # a merge conflict: no section stands there
             return
         doc = self._document(path, data)
@@ -185,10 +188,21 @@ class MoveIndex:
 
     def _parse(self, path: str) -> Document | None:
         """``path`` read and parsed (once: ``_document``); None for no text."""
-        data = self._source.read(path)
+        data = self._read(path)
         if data is None or has_markers(data):
             return None
         return self._document(path, data)
+
+    def _read(self, path: str) -> bytes | None:
+        """``source.read``; a file this user may not read (``special`` raises for it)
+        is passed by, and kept in ``unread``: a section found nowhere may stand there."""
+        data = self._source.read(path)
+        if data is None:
+            try:
+                self._source.special(path)
+            except PermissionError as exc:
+                self.unread.setdefault(path, exc)
+        return data
 
     def unnamed(self, binding: Binding, expected: str) -> Place | None:
         """The first place whose section hashes to ``expected`` as ``copies`` finds them
