@@ -150,7 +150,8 @@ def _judge(
     bound: set[str],
     excludes: tuple[str, ...] = (),
 ) -> list[Finding]:
-    from forest_files.text.selector import Selector, SelectorError, render
+    from forest_files.text.selector import Selector, render
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         whole = render(Selector(path))
@@ -191,7 +192,8 @@ def _uncovered_headings(
     bound: set[str],
     excludes: tuple[str, ...],
 ) -> list[Finding]:
-    from forest_files.text.selector import Selector, SelectorError, parse_selector, render
+    from forest_files.text.selector import Selector, parse_selector, render
+    from forest_files.text.selector_errors import SelectorError
 
     heads = doc.headings()
     canonical = canonical_paths(heads)
@@ -227,7 +229,7 @@ def _uncovered_headings(
 def _left_out(heads: list[Heading], excludes: tuple[str, ...], last: int) -> list[tuple[int, int]]:
     """The heading sections the default exclusions leave out of every binding."""
     from forest_files.text.exclude import heading_range, parse_exclusion
-    from forest_files.text.selector import SelectorError
+    from forest_files.text.selector_errors import SelectorError
 
     spans: list[tuple[int, int]] = []
     for text in excludes:

@@ -206,7 +206,8 @@ def _may_hold(ground: str, text: str) -> bool:
 
 
 def _path_of(selector: str) -> str:
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         return parse_selector(selector).path

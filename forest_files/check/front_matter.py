@@ -86,7 +86,7 @@ class Document:
         None when the key is absent or not a plain scalar; judged is False when the
         file is not text or gives the key twice."""
         from forest_files.text.exclude import Exclusion, meta_range
-        from forest_files.text.selector import AmbiguousSelector
+        from forest_files.text.selector_errors import AmbiguousSelector
 
         if self.text is None:
             return False, None

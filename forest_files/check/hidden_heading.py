@@ -142,7 +142,8 @@ class HiddenJudge:
 
     def _holders(self, binding: Binding) -> list[str]:
         """The other bound selectors of the binding's file (the block's holder is one)."""
-        from forest_files.text.selector import SelectorError, parse_selector
+        from forest_files.text.selector import parse_selector
+        from forest_files.text.selector_errors import SelectorError
 
         out = []
         for selector in self._bound:

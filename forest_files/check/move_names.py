@@ -26,7 +26,6 @@ from forest_files.text.selector import (
     MAX_INDEX,
     MAX_SELECTOR_CHARS,
     Selector,
-    SelectorError,
     check_heading_part,
     parse_selector,
     render,
@@ -34,6 +33,7 @@ from forest_files.text.selector import (
     render_path,
     validate_path,
 )
+from forest_files.text.selector_errors import SelectorError
 
 
 class Candidate(NamedTuple):

@@ -122,7 +122,8 @@ def _records(route: Route) -> bool:
 def _path_of(selector: str | None) -> str | None:
     if not selector:
         return None
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         return parse_selector(selector).path

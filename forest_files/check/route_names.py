@@ -76,7 +76,8 @@ def rename_control(path: str, root: Path, source: str) -> Route:
 def nameable(new: str, old: str) -> str | None:
     """``new``, the name a rename route offers for ``old`` (a file no selector can
     name), if it is another name and a selector can name it; else None."""
-    from forest_files.text.selector import SelectorError, validate_path
+    from forest_files.text.selector import validate_path
+    from forest_files.text.selector_errors import SelectorError
 
     if new == old:
         return None

@@ -92,7 +92,8 @@ def routes(
 
 
 def _whole_file(selector: str) -> bool:
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         return parse_selector(selector).kind == "file"

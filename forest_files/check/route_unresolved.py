@@ -185,7 +185,8 @@ def _remove_later(f: Finding, replaced: Reason) -> Route:
 
 def _named_part(selector: str) -> str:
     """What the selector names inside its file, as a route speaks of it."""
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         kind = parse_selector(selector).kind
@@ -253,7 +254,8 @@ def _changed(f: Finding, new: str) -> str:
 
 def _own_name(selector: str) -> str | None:
     """The name a selector gives its section (its last part), None for none."""
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         parts = parse_selector(selector).parts

@@ -105,7 +105,8 @@ def _locate(
 ) -> tuple[dict[Want, Located | Why], Document | None]:
     """Each wanted section of ``data`` (read at ``path``), from one parse."""
     from forest_files.text.extract import Document, sections  # only for a changed file
-    from forest_files.text.selector import AmbiguousSelector, SectionNotFound, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import AmbiguousSelector, SectionNotFound
 
     try:
         doc = Document(decode_bytes(data, path))

@@ -118,7 +118,8 @@ def _adopt_plan(ap: ApplyRules, act: Act, p: AdoptAct) -> Adoption | None:
 
 
 def _check_spec(ap: ApplyRules, act: Act, spec: BindSpec, body_hash: str) -> None:
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     if spec.section_hash != body_hash:
         raise ap.fail(act, "the binding's section_hash is not the adopted body's hash")

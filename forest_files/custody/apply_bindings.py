@@ -43,7 +43,8 @@ def _retire_acts(ap: ApplyRules, bind_act: str) -> set[str]:
 
 
 def rebind(ap: ApplyRules, act: Act, p: RebindAct) -> tuple[list[str], frozenset[str]]:
-    from forest_files.text.selector import SelectorError, parse_selector
+    from forest_files.text.selector import parse_selector
+    from forest_files.text.selector_errors import SelectorError
 
     current = _binding(ap, act, p.binding)
     try:

@@ -32,13 +32,8 @@ from dataclasses import dataclass, replace
 from forest_files.custody.hidden_close import HIDERS, close_advice, closed_by
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Block
-from forest_files.text.selector import (
-    AmbiguousSelector,
-    Selector,
-    SelectorError,
-    parse_selector,
-    render_heading_path,
-)
+from forest_files.text.selector import Selector, parse_selector, render_heading_path
+from forest_files.text.selector_errors import AmbiguousSelector, SelectorError
 
 
 @dataclass(frozen=True)

@@ -85,7 +85,7 @@ from forest_files.custody.restore_hidden import hidden_refusal
 from forest_files.custody.restore_many import Restored, Wanted, restore_many
 from forest_files.custody.restore_nested import Bound, RemovesBound, refuse_removing
 from forest_files.custody.restore_splice import WouldNotStand, refuse_erased, splice, split_lines
-from forest_files.text.selector import SectionNotFound
+from forest_files.text.selector_errors import SectionNotFound
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding

@@ -38,7 +38,8 @@ from forest_files.custody.restore_hiding import Hidden
 from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Block, blocks
 from forest_files.text.normalisers import PREFIX as NORMALISED
-from forest_files.text.selector import SelectorError, parse_selector
+from forest_files.text.selector import parse_selector
+from forest_files.text.selector_errors import SelectorError
 
 _END = "\n# end\n"  # a heading put after a text: hidden, a block is left open above it
 _MAX_OPEN = 64  # blocks left open, one inside another, looked past in one run of lines

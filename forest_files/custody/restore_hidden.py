@@ -60,12 +60,8 @@ from forest_files.text.extract import Document, extract
 from forest_files.text.md_blocks import Insides, blocks
 from forest_files.text.normalise import normalise_text
 from forest_files.text.normalisers import PREFIX as NORMALISED
-from forest_files.text.selector import (
-    Selector,
-    SelectorError,
-    parse_selector,
-    render_heading_path,
-)
+from forest_files.text.selector import Selector, parse_selector, render_heading_path
+from forest_files.text.selector_errors import SelectorError
 
 _HEADINGS = ("heading", "anchor")  # selectors of a Markdown heading's section
 

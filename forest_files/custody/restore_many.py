@@ -40,7 +40,7 @@ from forest_files.custody.restore_hidden import hidden_refusal
 from forest_files.custody.restore_nested import DROP_NESTED, Bound, refuse_removing
 from forest_files.custody.restore_splice import refuse_erased, splice
 from forest_files.kernel.errors import ForestError
-from forest_files.text.selector import AmbiguousSelector, SectionNotFound
+from forest_files.text.selector_errors import AmbiguousSelector, SectionNotFound
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,8 @@ from forest_files.text.conflict_markers import has_markers
 from forest_files.text.extract import extract
 from forest_files.text.normalise import SourceRefused, decode_bytes, normalise_text
 from forest_files.text.normalisers import PREFIX as NORMALISED
-from forest_files.text.selector import Selector, SelectorError, parse_selector
+from forest_files.text.selector import Selector, parse_selector
+from forest_files.text.selector_errors import SelectorError
 
 
 class WouldNotStand(ForestError):

@@ -29,7 +29,8 @@ from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.globs import Glob, GlobError, compile_glob, is_glob, literal_prefix
 from forest_files.kernel.repopath import not_utf8_reason
 from forest_files.kernel.shellword import printable
-from forest_files.text.selector import Selector, SelectorError, parse_selector, render
+from forest_files.text.selector import Selector, parse_selector, render
+from forest_files.text.selector_errors import SelectorError
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding

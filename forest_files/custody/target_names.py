@@ -26,7 +26,8 @@ from pathlib import Path
 from forest_files import gitio
 from forest_files.custody.target_refusals import TargetRefused
 from forest_files.kernel.shellword import command_text, git_step, printable
-from forest_files.text.selector import Selector, SelectorError, parse_selector, validate_path
+from forest_files.text.selector import Selector, parse_selector, validate_path
+from forest_files.text.selector_errors import SelectorError
 
 ADOPT = "adopt"  # what follows the rename for a file no binding can hold yet
 

@@ -34,7 +34,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from forest_files.text.selector import AmbiguousSelector, SectionNotFound, Selector, render
+from forest_files.text.selector import Selector, render
+from forest_files.text.selector_errors import AmbiguousSelector, SectionNotFound
 
 if TYPE_CHECKING:
     from forest_files.text.normalise import LineIndex

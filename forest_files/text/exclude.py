@@ -51,12 +51,8 @@ from dataclasses import dataclass
 from forest_files.kernel import bounds
 from forest_files.text.markdown import Heading, Peers, front_matter_end, matching
 from forest_files.text.normalise import LineIndex
-from forest_files.text.selector import (
-    AmbiguousSelector,
-    SelectorError,
-    parse_heading_path,
-    render_heading_path,
-)
+from forest_files.text.selector import parse_heading_path, render_heading_path
+from forest_files.text.selector_errors import AmbiguousSelector, SelectorError
 from forest_files.text.selector_pick import pick
 
 MAX_EXCLUSIONS = bounds.MAX_EXCLUDES

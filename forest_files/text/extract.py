@@ -57,7 +57,8 @@ from forest_files.text.exclude import (
 )
 from forest_files.text.markdown import Heading, Peers, outline, resolve_heading
 from forest_files.text.normalise import NORMALISATION, LineIndex, normalise_text
-from forest_files.text.selector import SectionNotFound, Selector
+from forest_files.text.selector import Selector
+from forest_files.text.selector_errors import SectionNotFound
 
 if TYPE_CHECKING:  # loaded by the selector kinds that need them: a Markdown check never
     from forest_files.text.pysymbol import Symbol  # parses Python nor reads region markers

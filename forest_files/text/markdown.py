@@ -67,12 +67,8 @@ from forest_files.text.anchors import split_heading
 from forest_files.text.headingpath import Peers as Peers  # re-exported: extract, exclude, moves
 from forest_files.text.headingpath import matching as matching  # re-exported: exclude
 from forest_files.text.normalise import LineIndex
-from forest_files.text.selector import (
-    SectionNotFound,
-    Selector,
-    render,
-    render_heading_path,
-)
+from forest_files.text.selector import Selector, render, render_heading_path
+from forest_files.text.selector_errors import SectionNotFound
 from forest_files.text.selector_pick import pick
 
 if TYPE_CHECKING:

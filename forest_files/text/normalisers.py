@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from forest_files.text.mdnormal import emphasis, link_style, list_markers
 from forest_files.text.pynormal import py_comments, py_docstrings
-from forest_files.text.selector import SelectorError
+from forest_files.text.selector_errors import SelectorError
 
 
 class NormaliseError(SelectorError):

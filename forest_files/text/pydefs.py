@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from forest_files.text.pycoding import read_otherwise
 from forest_files.text.pyrebind import later_bindings, replaced_in
-from forest_files.text.selector import SelectorError
+from forest_files.text.selector_errors import SelectorError
 
 _DEFS = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 

@@ -50,7 +50,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from forest_files.text.pydefs import Symbol, SymbolSourceError, symbols
-from forest_files.text.selector import SectionNotFound, Selector, render
+from forest_files.text.selector import Selector, render
+from forest_files.text.selector_errors import SectionNotFound
 from forest_files.text.selector_pick import pick
 
 __all__ = [

@@ -30,7 +30,8 @@ from __future__ import annotations
 import re
 
 from forest_files.text.normalise import LineIndex
-from forest_files.text.selector import REGION_NAME, SectionNotFound, Selector, SelectorError
+from forest_files.text.selector import REGION_NAME, Selector
+from forest_files.text.selector_errors import SectionNotFound, SelectorError
 
 _MARKER_RE = re.compile(rf"^[^\w\n]*forest:(begin|end)[ \t]+({REGION_NAME})[^\w\n]*$", re.MULTILINE)
 

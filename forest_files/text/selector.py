@@ -22,7 +22,8 @@ letters, ``..``/``.``/empty components, backslashes, NUL and other control
 characters, longer than ``MAX_SELECTOR_CHARS``, a path longer than
 ``MAX_PATH_CHARS``: bounds.py) with ``SelectorError``, whose
 message says what is wrong and shows valid examples (a path ending in ``/``:
-the selector without it, quoted for a shell).
+the selector without it, quoted for a shell; the error types and the examples are
+selector_errors.py's).
 Returns: a frozen ``Selector``; its canonical text (``render``); the path alone
 (``selector_path``, the section not parsed). Choosing one of
 several matches (unique tail, ``[n]``) is selector_pick.py's ``pick``, shared by
@@ -39,9 +40,9 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from forest_files.kernel import bounds
-from forest_files.kernel.errors import ForestError
 from forest_files.kernel.repopath import is_drive_path
 from forest_files.kernel.shellword import shell_word
+from forest_files.text.selector_errors import SelectorError, refuse
 from forest_files.text.selector_split import split_path
 
 Kind = Literal["file", "heading", "symbol", "region", "anchor"]
@@ -57,39 +58,6 @@ _TRAILING_INDEX_RE = re.compile(r"\[[0-9]+\]\Z")
 _PART_ESCAPES = "/#[]\\{"
 ANCHOR_RE = re.compile(r"\{(\^[A-Za-z0-9][A-Za-z0-9-]*|[A-Za-z0-9_][A-Za-z0-9_:.-]*)\}\Z")
 
-EXAMPLES = (
-    "valid selectors: 'docs/adr.md' (whole file), 'docs/adr.md#Decision/Status' "
-    "(heading path, or any unique tail such as '#Status'), 'docs/adr.md#Notes[2]' "
-    "(the 2nd of duplicate headings), 'docs/adr.md#{status}' (the heading with id "
-    "'status', which survives a retitle), 'src/pay.py::Invoice.total' (Python symbol), "
-    "'notes/ch3.md@treaty' (region between forest:begin/forest:end markers)"
-)
-
-
-class SelectorError(ForestError):
-    """A selector is malformed, unsafe, or does not pick exactly one section;
-    ``problem`` says what without ``EXAMPLES`` (a ledger's or a tool's: never typed)."""
-
-    def __init__(self, message: str, problem: str | None = None) -> None:
-        super().__init__(message)
-        self.problem = message if problem is None else problem
-
-
-class SectionNotFound(SelectorError):
-    """The selector is well formed but matches nothing in the file."""
-
-
-class AmbiguousSelector(SelectorError):
-    """The selector matches several sections; ``candidates`` lists full selectors."""
-
-    def __init__(self, message: str, candidates: Sequence[str]) -> None:
-        self.candidates = tuple(candidates)
-        super().__init__(message)
-
-
-def _refuse(what: str) -> SelectorError:
-    return SelectorError(f"{what}; {EXAMPLES}", what)
-
 
 @dataclass(frozen=True)
 class Selector:
@@ -103,27 +71,27 @@ class Selector:
     def __post_init__(self) -> None:
         validate_path(self.path)
         if self.kind not in KINDS:
-            raise _refuse(f"unknown selector kind {self.kind!r}")
+            raise refuse(f"unknown selector kind {self.kind!r}")
         if (self.kind == "file") != (not self.parts):
-            raise _refuse(
+            raise refuse(
                 f"a {self.kind} selector {'has no' if self.kind == 'file' else 'needs'} parts"
             )
         if self.index is not None and (
             self.kind in ("file", "region", "anchor") or not 1 <= self.index <= MAX_INDEX
         ):
-            raise _refuse(
+            raise refuse(
                 f"index [{self.index}] is not allowed here (1..{MAX_INDEX}, headings/symbols only)"
             )
         if self.kind == "region" and (
             len(self.parts) != 1 or not _REGION_RE.fullmatch(self.parts[0])
         ):
-            raise _refuse(f"invalid region name {self.parts!r}")
+            raise refuse(f"invalid region name {self.parts!r}")
         if self.kind == "anchor" and (
             len(self.parts) != 1 or not ANCHOR_RE.fullmatch("{" + self.parts[0] + "}")
         ):
-            raise _refuse(f"invalid anchor id {self.parts!r} (letters, digits, '_', ':', '.', '-')")
+            raise refuse(f"invalid anchor id {self.parts!r} (letters, digits, '_', ':', '.', '-')")
         if self.kind == "symbol" and not all(p.isidentifier() for p in self.parts):
-            raise _refuse(f"symbol path {'.'.join(self.parts)!r} is not dotted Python identifiers")
+            raise refuse(f"symbol path {'.'.join(self.parts)!r} is not dotted Python identifiers")
         if self.kind == "heading":
             for part in self.parts:
                 check_heading_part(part)
@@ -135,29 +103,29 @@ class Selector:
 def validate_path(path: str) -> str:
     """Return ``path`` if it is a safe repository-relative path, else refuse."""
     if not path:
-        raise _refuse("the path is empty")
+        raise refuse("the path is empty")
     if len(path) > MAX_PATH_CHARS:
-        raise _refuse(f"the path is longer than {MAX_PATH_CHARS} characters")
+        raise refuse(f"the path is longer than {MAX_PATH_CHARS} characters")
     if _CONTROL_RE.search(path):
-        raise _refuse("the path contains NUL or another control character")
+        raise refuse("the path contains NUL or another control character")
     if "\\" in path:
-        raise _refuse("the path contains a backslash; use '/' between directories")
+        raise refuse("the path contains a backslash; use '/' between directories")
     if path.startswith("/") or is_drive_path(path):
-        raise _refuse(f"the path {path!r} is absolute; give it relative to the repository root")
+        raise refuse(f"the path {path!r} is absolute; give it relative to the repository root")
     for component in path.split("/"):
         if component in ("", ".", ".."):
             shown = component or "an empty component"
-            raise _refuse(f"the path {path!r} contains {shown!r}; give a plain relative path")
+            raise refuse(f"the path {path!r} contains {shown!r}; give a plain relative path")
     return path
 
 
 def check_heading_part(part: str) -> None:
     if not part:
-        raise _refuse("a heading path has an empty part (check for '//' or a trailing '/')")
+        raise refuse("a heading path has an empty part (check for '//' or a trailing '/')")
     if _CONTROL_RE.search(part):
-        raise _refuse(f"heading part {part!r} contains a control character")
+        raise refuse(f"heading part {part!r} contains a control character")
     if part != part.strip():
-        raise _refuse(f"heading part {part!r} has leading or trailing spaces")
+        raise refuse(f"heading part {part!r} has leading or trailing spaces")
 
 
 def parse_heading_path(spec: str) -> tuple[tuple[str, ...], int | None]:
@@ -204,7 +172,7 @@ def render_heading_path(parts: Sequence[str], index: int | None) -> str:
 def _index(digits: str) -> int:
     value = int(digits)
     if not 1 <= value <= MAX_INDEX:
-        raise _refuse(f"index [{digits}] is out of range; duplicates are numbered from [1]")
+        raise refuse(f"index [{digits}] is out of range; duplicates are numbered from [1]")
     return value
 
 
@@ -220,7 +188,7 @@ def _refuse_directory(path: str, marker: str, rest: str) -> None:
         return
     given = f"{render_path(bare)}{marker}{rest}"
     escape = f" (if {marker!r} is part of the file name, write it as '\\{marker[:1]}')"
-    raise _refuse(
+    raise refuse(
         f"the path {path!r} ends in '/' (an empty component: a directory), and a selector "
         f"names a file: give {shell_word(given)}{escape if marker else ''}"
     )
@@ -238,11 +206,11 @@ def _head(text: str) -> tuple[str, str, str]:
     """``parse_selector``'s checks of the whole text and of its path, in its order: the
     path, the marker and the rest."""
     if not isinstance(text, str) or not text:
-        raise _refuse("the selector is empty")
+        raise refuse("the selector is empty")
     if len(text) > MAX_SELECTOR_CHARS:
-        raise _refuse(f"the selector is longer than {MAX_SELECTOR_CHARS} characters")
+        raise refuse(f"the selector is longer than {MAX_SELECTOR_CHARS} characters")
     if _CONTROL_RE.search(text):
-        raise _refuse("the selector contains NUL or another control character")
+        raise refuse("the selector contains NUL or another control character")
     path, marker, rest = split_path(text)
     try:
         validate_path(path)
@@ -251,7 +219,7 @@ def _head(text: str) -> tuple[str, str, str]:
         if not marker:
             raise
         hint = f"if {marker!r} is part of the file name, write it as '\\{marker[0]}'"
-        raise _refuse(f"{exc.problem} ({hint})") from None
+        raise refuse(f"{exc.problem} ({hint})") from None
     return path, marker, rest
 
 
@@ -261,7 +229,7 @@ def parse_selector(text: str) -> Selector:
     if marker == "":
         return Selector(path)
     if not rest:
-        raise _refuse(f"nothing follows {marker!r} in {text!r}")
+        raise refuse(f"nothing follows {marker!r} in {text!r}")
     if marker == "#" and (m := ANCHOR_RE.fullmatch(rest)):
         return Selector(path, "anchor", (m.group(1),))
     if marker == "#":
@@ -269,7 +237,7 @@ def parse_selector(text: str) -> Selector:
         return Selector(path, "heading", parts, index)
     if marker == "@":
         if not _REGION_RE.fullmatch(rest):
-            raise _refuse(
+            raise refuse(
                 f"invalid region name {rest!r} (letters, digits, '_', '.', '-'); "
                 "if '@' is part of the file name, write it as '\\@'"
             )
@@ -279,7 +247,7 @@ def parse_selector(text: str) -> Selector:
         body, index = rest[: m.start()], _index(m.group(1))
     parts = tuple(body.split("."))
     if not all(p.isidentifier() for p in parts):
-        raise _refuse(f"symbol {body!r} is not dotted Python identifiers like 'Class.method'")
+        raise refuse(f"symbol {body!r} is not dotted Python identifiers like 'Class.method'")
     return Selector(path, "symbol", parts, index)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from forest_files.text.selector import AmbiguousSelector
+from forest_files.text.selector_errors import AmbiguousSelector
 
 Label = Callable[[tuple[str, ...], int | None], str]
 Same = Callable[[tuple[str, ...]], Sequence[int]]

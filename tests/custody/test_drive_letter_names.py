@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from forest_files.kernel.repopath import check_repo_path
-from forest_files.text.selector import SelectorError, parse_selector, validate_path
+from forest_files.text.selector import parse_selector, validate_path
+from forest_files.text.selector_errors import SelectorError
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, make_repo, write
 

@@ -14,13 +14,8 @@ import pytest
 from forest_files.text.exclude import MAX_EXCLUSIONS, ExcludeError, parse_exclusion
 from forest_files.text.extract import HASH_ALGO, NORMALISATION, extract, section_hash
 from forest_files.text.normalise import decode_bytes
-from forest_files.text.selector import (
-    AmbiguousSelector,
-    SectionNotFound,
-    Selector,
-    SelectorError,
-    parse_selector,
-)
+from forest_files.text.selector import Selector, parse_selector
+from forest_files.text.selector_errors import AmbiguousSelector, SectionNotFound, SelectorError
 
 CORPUS = Path(__file__).resolve().parents[1] / "data" / "madr-decisions"
 WHOLE = Selector("adr.md")

@@ -9,7 +9,8 @@ import re
 import pytest
 
 from forest_files.text.extract import extract
-from forest_files.text.selector import SectionNotFound, parse_selector
+from forest_files.text.selector import parse_selector
+from forest_files.text.selector_errors import SectionNotFound
 
 DOC = "# Notes\n\n## Results 🌲\n\nfirst\n\n## Results 🌲\n\nsecond\n\n## Method\n\nhow\n"
 

@@ -17,7 +17,8 @@ import pytest
 from forest_files.custody.restore import splice
 from forest_files.text.extract import extract
 from forest_files.text.pysymbol import ReplacedSymbol, symbols
-from forest_files.text.selector import AmbiguousSelector, parse_selector
+from forest_files.text.selector import parse_selector
+from forest_files.text.selector_errors import AmbiguousSelector
 
 BOUND = textwrap.dedent(
     """\

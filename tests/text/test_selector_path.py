@@ -14,13 +14,8 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from forest_files.text.selector import (
-    Selector,
-    SelectorError,
-    parse_selector,
-    render,
-    selector_path,
-)
+from forest_files.text.selector import Selector, parse_selector, render, selector_path
+from forest_files.text.selector_errors import SelectorError
 
 PIECES = [
     "a", "b.md", "docs/", "/", "#", "@", ":", "::", ":::", "\\", "\\#", "\\@", "\\:",

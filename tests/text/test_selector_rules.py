@@ -23,7 +23,8 @@ from forest_files.text.exclude import ExcludeError
 from forest_files.text.extract import extract, section_hash
 from forest_files.text.markdown import outline
 from forest_files.text.pysymbol import OverloadStub
-from forest_files.text.selector import AmbiguousSelector, Selector, parse_selector
+from forest_files.text.selector import Selector, parse_selector
+from forest_files.text.selector_errors import AmbiguousSelector
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from forest_files.text.selector import SelectorError, parse_selector
+from forest_files.text.selector import parse_selector
+from forest_files.text.selector_errors import SelectorError
 from forest_files.text.selector_split import split_path, walk_path
 
 PIECES = [

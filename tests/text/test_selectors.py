@@ -10,14 +10,8 @@ from forest_files.text.extract import extract
 from forest_files.text.markdown import outline, resolve_heading
 from forest_files.text.pysymbol import SymbolSourceError, resolve_symbol
 from forest_files.text.region import RegionError
-from forest_files.text.selector import (
-    MAX_SELECTOR_CHARS,
-    AmbiguousSelector,
-    SectionNotFound,
-    Selector,
-    SelectorError,
-    parse_selector,
-)
+from forest_files.text.selector import MAX_SELECTOR_CHARS, Selector, parse_selector
+from forest_files.text.selector_errors import AmbiguousSelector, SectionNotFound, SelectorError
 
 # --- grammar -----------------------------------------------------------------
 

@@ -14,13 +14,8 @@ import pytest
 from forest_files.text.extract import extract
 from forest_files.text.markdown import outline
 from forest_files.text.normalise import LineIndex
-from forest_files.text.selector import (
-    AmbiguousSelector,
-    SectionNotFound,
-    Selector,
-    parse_selector,
-    render,
-)
+from forest_files.text.selector import Selector, parse_selector, render
+from forest_files.text.selector_errors import AmbiguousSelector, SectionNotFound
 from tests.helpers import cli as in_process
 from tests.helpers.git import commit_all, make_repo, write
 

@@ -242,7 +242,8 @@ def _rebound_line(target: str, places: tuple[str, ...]) -> str:
 def _names(target: str) -> tuple[str, ...]:
     """``target`` as typed and as its selector renders (one that does not parse: as
     typed only)."""
-    from forest_files.text.selector import SelectorError, parse_selector, render
+    from forest_files.text.selector import parse_selector, render
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         return target, render(parse_selector(target))
@@ -254,7 +255,8 @@ def _moved_away(acts: list[LogEntry], every: list[Binding], target: str) -> Bind
     """The binding that stood at ``target`` until a rebind moved it away, or that a
     rebind put there and stands elsewhere now (the other branch's place of one two
     merged branches rebound: check/contests.py), the last such act's, or None."""
-    from forest_files.text.selector import SelectorError, parse_selector, render
+    from forest_files.text.selector import parse_selector, render
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         asked = render(parse_selector(target))

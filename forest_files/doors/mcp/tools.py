@@ -131,7 +131,7 @@ def _found(live: list[Binding], wanted: str) -> Binding:
     command line's list of every selector form, which cut at a line's bound ended
     mid-quote."""
     from forest_files.custody.lookup import find_binding
-    from forest_files.text.selector import SelectorError
+    from forest_files.text.selector_errors import SelectorError
 
     try:
         return find_binding(live, wanted)

@@ -67,7 +67,8 @@ class Restorer:
         from forest_files.kernel.hashing import hash_body
         from forest_files.text.extract import extract
         from forest_files.text.normalise import decode_bytes, normalise_text
-        from forest_files.text.selector import SectionNotFound, parse_selector
+        from forest_files.text.selector import parse_selector
+        from forest_files.text.selector_errors import SectionNotFound
 
         data = read_regular(str(self.root / f.path))
         if data is None:
