@@ -86,14 +86,18 @@ def ledger_blobs(
     refuse_links: bool = True,
 ) -> LedgerBlobs:
     """Where the segments and bodies of ``source`` (the git index or a commit) are
-    (``with_bodies=False``: the segments only, bodies not even listed;
+    (``with_bodies=False``: the segments only, bodies not even listed, but in the
+    staged ledger read strictly, where they are listed and skipped;
     ``refuse_links=False``: a symlink or submodule is skipped, for a reader whose
     faults ``verify`` reports, as the gate's judge of a range does)."""
     root = Path(repo_root)
     segments: dict[str, str] = {}
     bodies: dict[str, str] = {}
     # No trailing slash on the segments: a ``segments`` that is a symlink is listed too.
-    prefix = LEDGER_PREFIX if with_bodies else f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
+    # The staged ledger read strictly (the pre-commit hook's) is listed whole, its bodies
+    # not parsed: a link at its root or in a stray folder is refused as a full read does.
+    whole = with_bodies or (refuse_links and source == INDEX)
+    prefix = LEDGER_PREFIX if whole else f"{LEDGER_PREFIX}{SEGMENTS_DIR}"
     for entry in git_entries(root, source, prefix, keep_index_file=keep_index_file):
         if entry.type != "blob" or entry.mode == "120000":
             if not refuse_links:
@@ -105,7 +109,7 @@ def ledger_blobs(
             segments[parts[1]] = entry.blob
         elif len(parts) == 3 and parts[0] == BODIES_DIR and parts[2].endswith(BODY_SUFFIX):
             stem = parts[2].removesuffix(BODY_SUFFIX)
-            if is_hex64(stem) and parts[1] == stem[:2]:
+            if with_bodies and is_hex64(stem) and parts[1] == stem[:2]:
                 bodies[stem] = entry.blob
     return LedgerBlobs(MappingProxyType(segments), MappingProxyType(bodies))
 

@@ -6,7 +6,9 @@ Before, the post-checkout hook said the index was not in step and to "restore th
 segment's file" (there is none: the link is the fault), naming a ``forest sync`` refused
 the same; the pre-commit hook refused every commit saying to ``git rm --cached`` it
 and "restore the ledger's file", which left the link in the work tree, untracked, every
-door still refusing it and ``git add -- .forest/ledger`` bringing it back.
+door still refusing it and ``git add -- .forest/ledger`` bringing it back. A link
+outside the segments (at the ledger's root, in a stray folder, among the bodies) was
+let through: the hook listed the staged segments alone.
 
 Real repositories, the hooks installed by ``forest hooks install``, git and the routes
 run in bash.
@@ -29,6 +31,8 @@ pytestmark = pytest.mark.slow  # git runs the installed hooks on every step
 LEDGER = ".forest/ledger"
 SECRET = "words-outside-the-repository"
 NAMES = ["segments/" + "a" * 64 + ".jsonl", "segments/link.jsonl"]
+# Outside the segments: the hook listed the staged segments alone and let these by.
+BESIDE = ["link.jsonl", "other/link", "bodies/link"]
 
 
 def _main_with_link(tmp_path: Path, name: str) -> Path:
@@ -36,6 +40,7 @@ def _main_with_link(tmp_path: Path, name: str) -> Path:
     root = hooked_repo(tmp_path, branch=None)
     outside = tmp_path / "outside.txt"
     outside.write_text(f"{SECRET}\n")
+    (root / LEDGER / name).parent.mkdir(exist_ok=True)
     os.symlink(outside, root / LEDGER / name)
     git(root, "add", "-A")
     git(root, "commit", "-q", "--no-verify", "-m", "someone's link in the ledger")
@@ -79,6 +84,26 @@ def test_hook_ledger_link_on_base_commit_refused_route_pasted_recovers(
     assert refused.returncode != 0 and "commit refused" not in refused.stdout
     route = _route(refused.stderr, f"{LEDGER}/{name}")
     assert ("-C .. " in route) == bool(where), route
+    pasted_under_hooks(here, route)
+    pasted_under_hooks(here, "git commit -q -m work")
+    _branch_clean(root, tmp_path)
+
+
+@pytest.mark.parametrize("name", BESIDE)
+def test_hook_ledger_link_beside_segments_commit_refused_route_pasted_recovers(
+    tmp_path: Path, name: str
+) -> None:
+    """A link at the ledger's root, in a folder it has no use for, or among its bodies:
+    the commit is refused with verify's removal, as a segment's link is; pasted in a
+    subfolder, the same commit goes through the hooks."""
+    root = _main_with_link(tmp_path, name)
+    pasted_under_hooks(root, "git checkout -q -b feature")
+    write(root, "notes/work.md", "work\n")
+    here = root / "notes"
+    refused = pasted(here, "git add -- .. && git commit -q -m work")
+    assert refused.returncode != 0 and "commit refused" not in refused.stdout
+    route = _route(refused.stderr, f"{LEDGER}/{name}")
+    assert route == f"git -C .. rm -q -f -- {LEDGER}/{name}", route
     pasted_under_hooks(here, route)
     pasted_under_hooks(here, "git commit -q -m work")
     _branch_clean(root, tmp_path)
