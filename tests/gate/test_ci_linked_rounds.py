@@ -1,0 +1,95 @@
+"""Symlinks under .forest/ledger added by several commits of a branch (each its own
+link, or links in one folder the ledger has no use for, or one the base held beside
+one the branch added), committed past the hooks: ``forest ci --base main`` gives one
+route, and pasted in the order it is printed, with the forest hooks installed, the
+gate passes in one round.
+
+Before, each commit got its own ``git rebase -i`` route: pasting the first rewrote
+every later commit, so the second route's ``mark COMMIT `edit``` named a commit no
+longer on the branch (and a folder taken out of its oldest commit came back with the
+later commit's link): a second round of ``forest ci`` for each.
+
+Real repositories, the hooks installed by ``forest hooks install``, the routes pasted
+into bash.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from forest_files.gate.ci import run_gate
+from tests.helpers.git import git, pasted_under_hooks, write
+from tests.helpers.ledger import hooked_repo
+
+pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
+
+LEDGER = ".forest/ledger"
+SECRET = "words-outside-the-repository"
+_STOP = re.compile(r"mark ([0-9a-f]{12}) `edit`; when the rebase stops there: `([^`]+)`")
+# What each commit of the branch adds (a link under the ledger, or work); "main:"
+# links are committed on main before the branch forks.
+STORIES = {
+    "each-its-link": ["link1.jsonl", "", "segments/link2.jsonl", ""],
+    "one-folder": ["other/a", "", "other/b", ""],
+    "base-and-branch": ["main:link0.jsonl", "", "link1.jsonl", ""],
+}
+
+
+def _story(tmp_path: Path, adds: list[str]) -> Path:
+    root = hooked_repo(tmp_path, branch=None)
+    outside = tmp_path / "outside.txt"
+    outside.write_text(f"{SECRET}\n")
+    for n, add in enumerate(adds):
+        if add.startswith("main:"):
+            add = add.removeprefix("main:")
+        elif git(root, "branch", "--show-current") == "main":
+            git(root, "checkout", "-q", "-b", "feature")
+        if add:
+            (root / LEDGER / add).parent.mkdir(exist_ok=True)
+            os.symlink(outside, root / LEDGER / add)
+        else:
+            write(root, f"work{n}.md", f"work {n}\n")
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "--no-verify", "-m", f"commit {n}")
+    return root
+
+
+def _paste(root: Path, command: str, note: str) -> None:
+    """A rebase route pasted: every commit it names marked ``edit`` in the one list,
+    at each stop the steps the note gives that commit."""
+    stops = dict(_STOP.findall(note))
+    assert len(stops) >= 2, note
+    marks = "; ".join(f"s/^pick {c[:7]}/edit {c[:7]}/" for c in stops)
+    pasted_under_hooks(root, f"GIT_SEQUENCE_EDITOR={shlex.quote(f'sed -i {marks!r}')} {command}")
+    done = root / ".git" / "rebase-merge" / "done"
+    while done.exists():
+        stopped = done.read_text().splitlines()[-1].split()[1]
+        (at,) = [steps for c, steps in stops.items() if stopped.startswith(c)]
+        pasted_under_hooks(root, at)
+        stops = {c: s for c, s in stops.items() if not stopped.startswith(c)}
+    assert not stops, stops  # it stopped at every commit it named
+
+
+@pytest.mark.parametrize("story", sorted(STORIES))
+def test_ci_ledger_links_of_several_commits_one_route_pasted_under_hooks_recovers(
+    tmp_path: Path, story: str
+) -> None:
+    root = _story(tmp_path, STORIES[story])
+    report = run_gate(root, "main")
+    assert not report.ok
+    assert SECRET not in json.dumps(report.as_dict())
+    routes = {(r.command, r.note) for f in report.check.extra for r in f.routes}
+    assert len(routes) == 1, routes  # one round: one route for every link
+    for command, note in routes:  # in the order printed
+        _paste(root, command, note)
+    assert run_gate(root, "main").ok
+    for commit in git(root, "rev-list", "main..HEAD").splitlines():
+        assert "120000" not in git(root, "ls-tree", "-r", commit, "--", LEDGER), commit
+    assert sorted(p.name for p in root.glob("work*.md")) == ["work1.md", "work3.md"]
+    assert (tmp_path / "outside.txt").read_text() == f"{SECRET}\n"
