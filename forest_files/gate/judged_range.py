@@ -163,14 +163,14 @@ class JudgedRange:
         if self.merge_base is None:
             return found
         from forest_files.gate.added_segment import routed
-        from forest_files.gate.linked import first_commit, linked_routes
+        from forest_files.gate.linked import first_commits, linked_routes
 
         deleted = frozenset(r.path for r in ranged if r.kind == "ledger-deleted")
         unnamed = frozenset(f.path for f in faults if f.cause == UNNAMED and f.path)
         found = routed(self.top, found, self.head, self._rebase(), deleted, unnamed)
-        first = first_commit(self._graph())
+        firsts = first_commits(self._graph())
         rebase, later = self._rebase(), at != self.head
-        return linked_routes(self.top, found, self.head, rebase, later=later, first=first)
+        return linked_routes(self.top, found, self.head, rebase, later=later, firsts=firsts)
 
     def _dangling(self, at: str, faults: list[Fault], ranged: list[Reported]) -> list[Reported]:
         from forest_files.gate.dangling import Placing, dangling_routes

@@ -17,8 +17,10 @@ folder alone a stray: the folder's route is then the take-out too, of the whole 
 (before, its removal on top left the link in that commit, found next round). A link
 the merge-base already held was added by no commit of the range: removed on top, every
 commit of the branch before the removal still held it and was refused with no route.
-It is taken out of the branch's first commit (the one commit of the range whose
-parents are outside it), so no commit of the branch holds it; its deletion there is
+It is taken out of the branch's first commit (a commit of the range whose parents
+are outside it; each of them when a branch forked from the base was merged in: before,
+none, and its removal on top left the commits before it refused with no route), so no
+commit of the branch holds it; its deletion there is
 removing garbage (growth.py asks ``Unnamed.linked_at_base``). Take-outs at several
 commits are one route: one rebase, every such commit marked ``edit``, each stop's
 steps said (before, a route per commit: pasting one rewrote the commits after it, so
@@ -63,7 +65,8 @@ _TAKE_OUT = Wording("take the link out of HEAD", "take the link out of", "added 
 _FOLDER_OUT = Wording("take the folder out of HEAD", "take the folder out of", "added its link")
 _BASE_OUT = Wording("take the link out of HEAD", "take the link out of", "kept it from the base")
 _BASE_HOLDS = (
-    "the base holds it: taken out of the branch's first commit, no commit of the branch keeps it"
+    "the base holds it: taken out of the branch's first commit (of each line merged into it), "
+    "no commit of the branch keeps it"
 )
 _NEVER_READ = "a ledger holds regular files only: no act goes with a link"
 
@@ -81,12 +84,12 @@ def linked_routes(
     rebase: Rebase,
     *,
     later: bool,
-    first: str | None = None,
+    firsts: tuple[str, ...] = (),
 ) -> list[Reported]:
     """``found``, each ``stray`` at a link a commit of the range added given the route
     that takes it out of that commit; ``later``: HEAD no longer holds them (a later
-    commit deleted them, which the rewrite leaves empty). ``first``: the range's one
-    first commit (None: none, or several), out of which a link the base held is taken.
+    commit deleted them, which the rewrite leaves empty). ``firsts``: the range's first
+    commits (``first_commits``), out of each of which a link the base held is taken.
     Take-outs at several commits are one route, one rebase stopping at each: a route
     per commit named commits the first one pasted rewrote."""
     if not any(r.finding.detail.startswith("stray:") for r in found):
@@ -96,11 +99,11 @@ def linked_routes(
     outs = _link_outs(added, strays)
     outs.update(_folder_outs(added, strays))
     left = [p for p in strays if p not in outs]
-    if first is not None and left:
-        outs.update(_base_outs(top, left, first, rebase))
+    if firsts and left:
+        outs.update(_base_outs(top, left, firsts, rebase))
     if not outs:
         return list(found)
-    order = [*([first] if first else []), *added.values()]
+    order = [*firsts, *added.values()]
     route = _one_route([o for each in outs.values() for o in each], order, head, rebase, later)
     return [
         r._replace(routes=(route,))
@@ -110,12 +113,11 @@ def linked_routes(
     ]
 
 
-def first_commit(graph: Mapping[str, tuple[str, ...]]) -> str | None:
-    """The range's one first commit, whose parents are all outside it (``graph``: each
-    commit of the range with its parents); None: none, or several (a branch forked
-    from the merge-base merged in)."""
-    firsts = [c for c, ups in graph.items() if not any(u in graph for u in ups)]
-    return firsts[0] if len(firsts) == 1 else None
+def first_commits(graph: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The range's first commits, whose parents are all outside it (``graph``: each
+    commit of the range with its parents): one, or several when a branch forked from
+    the merge-base was merged in (each line of the branch starts at one)."""
+    return tuple(c for c, ups in graph.items() if not any(u in graph for u in ups))
 
 
 def links_at(top: Path, rev: str) -> frozenset[str]:
@@ -135,16 +137,17 @@ class _Out(NamedTuple):
 
 
 def _base_outs(
-    top: Path, strays: Sequence[str], first: str, rebase: Rebase
+    top: Path, strays: Sequence[str], firsts: Sequence[str], rebase: Rebase
 ) -> dict[str, list[_Out]]:
     """Each of ``strays`` that is, or holds, a link the merge-base held, taken out of
-    the range's ``first`` commit (``git rm -r``): the commits after it never held it."""
+    each of the range's ``firsts`` (``git rm -r``): the commits after them never held
+    it (a merge of two lines each without it has it deleted on both sides)."""
     held = links_at(top, rebase.merge_base)
     outs: dict[str, list[_Out]] = {}
     for path in strays:
         if path in held or any(p.startswith(f"{path}/") for p in held):
             steps = (git_step("rm", "-r", "-q", "--", path),)
-            outs[path] = [_Out(first, steps, _BASE_OUT, (_BASE_HOLDS, _NEVER_READ))]
+            outs[path] = [_Out(c, steps, _BASE_OUT, (_BASE_HOLDS, _NEVER_READ)) for c in firsts]
     return outs
 
 
@@ -228,4 +231,4 @@ def _one_route(
 _WORDS = (_FOLDER_OUT, _BASE_OUT, _TAKE_OUT)  # one commit's route says the first it has
 
 
-__all__ = ["deleted_linked", "first_commit", "linked_routes", "links_added", "links_at"]
+__all__ = ["deleted_linked", "first_commits", "linked_routes", "links_added", "links_at"]

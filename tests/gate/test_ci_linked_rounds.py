@@ -7,7 +7,9 @@ gate passes in one round.
 Before, each commit got its own ``git rebase -i`` route: pasting the first rewrote
 every later commit, so the second route's ``mark COMMIT `edit``` named a commit no
 longer on the branch (and a folder taken out of its oldest commit came back with the
-later commit's link): a second round of ``forest ci`` for each.
+later commit's link): a second round of ``forest ci`` for each. A link the base held
+on a branch merging two lines forked from the base was not taken out at all (no one
+first commit): removed on top, each line's commits still held it, refused with no route.
 
 Real repositories, the hooks installed by ``forest hooks install``, the routes pasted
 into bash.
@@ -24,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from forest_files.gate.ci import run_gate
-from tests.helpers.git import git, pasted_under_hooks, write
+from tests.helpers.git import git, pasted, pasted_under_hooks, write
 from tests.helpers.ledger import hooked_repo
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
@@ -70,8 +72,13 @@ def _paste(root: Path, command: str, note: str) -> None:
     done = root / ".git" / "rebase-merge" / "done"
     while done.exists():
         stopped = done.read_text().splitlines()[-1].split()[1]
-        (at,) = [steps for c, steps in stops.items() if stopped.startswith(c)]
-        pasted_under_hooks(root, at)
+        at = [steps for c, steps in stops.items() if stopped.startswith(c)]
+        if not at:  # a later commit left empty, as the note says
+            assert "then empty: `git rebase --skip`" in note, note
+            pasted_under_hooks(root, "git rebase --skip")
+            continue
+        went = pasted(root, at[0])  # its `git rebase --continue` may stop at an empty one
+        assert "commit refused" not in went.stderr, went.stderr
         stops = {c: s for c, s in stops.items() if not stopped.startswith(c)}
     assert not stops, stops  # it stopped at every commit it named
 
@@ -93,3 +100,46 @@ def test_ci_ledger_links_of_several_commits_one_route_pasted_under_hooks_recover
         assert "120000" not in git(root, "ls-tree", "-r", commit, "--", LEDGER), commit
     assert sorted(p.name for p in root.glob("work*.md")) == ["work1.md", "work3.md"]
     assert (tmp_path / "outside.txt").read_text() == f"{SECRET}\n"
+
+
+def _merged_lines(tmp_path: Path, *, adopting: bool) -> Path:
+    """main holding a link (committed past the hooks); a branch merging two lines
+    forked from main, one commit each (past the hooks); ``adopting``: line a's commit
+    adopts a file too, so the gate judges a commit holding the link."""
+    root = _story(tmp_path, ["main:link.jsonl"])
+    for line in ("a", "b"):
+        git(root, "checkout", "-q", "-b", line, "main")
+        write(root, f"{line}.txt", f"{line}\n")
+        if adopting and line == "a":
+            write(root, "c.md", "# C\n\nthird\n")
+            adopted = pasted(root, "forest adopt c.md --words 'c words'")
+            assert adopted.returncode == 0, adopted.stderr
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "--no-verify", "-m", f"line {line}")
+    git(root, "checkout", "-q", "-b", "feature", "a")
+    git(root, "merge", "-q", "--no-verify", "--no-edit", "b")
+    return root
+
+
+@pytest.mark.parametrize("adopting", [False, True], ids=["work", "adopting"])
+def test_ci_ledger_link_on_base_merged_lines_one_route_pasted_under_hooks_recovers(
+    tmp_path: Path, adopting: bool
+) -> None:
+    """A branch of two lines forked from a main holding a link, merged: the link is
+    taken out of each line's first commit by one route; with a line that adopts, after
+    the removal on top the refusal gave (before: that left the line's commits holding
+    the link, refused with no route at all)."""
+    root = _merged_lines(tmp_path, adopting=adopting)
+    if adopting:
+        pasted_under_hooks(root, f"git rm -q -f -- {LEDGER}/link.jsonl && git commit -q -m drop")
+    report = run_gate(root, "main")
+    assert not report.ok
+    routes = {(r.command, r.note) for f in report.check.extra for r in f.routes}
+    assert len(routes) == 1, [(f.finding.detail, f.routes) for f in report.check.extra]
+    ((command, note),) = routes
+    assert "--rebase-merges" in command
+    _paste(root, command, note)
+    assert run_gate(root, "main").ok
+    for commit in git(root, "rev-list", "main..HEAD").splitlines():
+        assert "120000" not in git(root, "ls-tree", "-r", commit, "--", LEDGER), commit
+    assert (root / "a.txt").exists() and (root / "b.txt").exists()
