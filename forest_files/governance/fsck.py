@@ -28,8 +28,8 @@ Stores: nothing (every file opened read-only, store/connection.py ``read_only``,
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
 rebuild`` repairs the index).
 Refuses: a store SQLite may not open on a read-only mount, or an index absent there (no
-sync can make it), in the line every door says there (kernel/access.py
-``mounted_read_only``); anything else is a fault, never raised.
+sync can make it), in the line every door says there (kernel/access.py ``mounted_read_only``):
+``FsckReport.refused``, said after the faults found before it; any other is a fault.
 Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never text;
 a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
@@ -67,10 +67,11 @@ _INTERNAL = ("sqlite_", "entries_fts_")
 class FsckReport:
     faults: tuple[FsckFault, ...]
     checked: dict[str, int]
+    refused: ForestError | None = None  # met on the way, said after the faults before it
 
     @property
     def ok(self) -> bool:
-        return not self.faults
+        return not self.faults and self.refused is None
 
 
 def _objects(conn: sqlite3.Connection) -> dict[tuple[str, str], tuple[str, str | None]]:
@@ -144,15 +145,8 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
         return [FsckFault("integrity", rel, f"{why}; {aside}", move_aside(path))]
     remake = forest_text(command)
     remade = f"`{remake}` makes it again"
-    out += [
-        FsckFault(
-            "schema-missing",
-            f"{rel}: table {t}",
-            f"absent; {remade}, empty (what it held is lost)",
-            remake,
-        )
-        for t in found.tables
-    ]
+    lost = f"absent; {remade}, empty (what it held is lost)"
+    out += [FsckFault("schema-missing", f"{rel}: table {t}", lost, remake) for t in found.tables]
     out += [
         FsckFault("schema-missing", f"{rel}: {kind} {n}", f"absent; {remade}", remake)
         for kind, n in found.objects
@@ -260,6 +254,14 @@ def fsck(root: Path, project: str) -> FsckReport:
     """Check the repository's index and local stores (see the module docstring)."""
     faults: list[FsckFault] = []
     checked: dict[str, int] = {}
+    try:
+        _check(root, project, faults, checked)
+    except ForestError as refused:  # a read-only mount (any refusal): the faults found stand
+        return FsckReport(tuple(faults), checked, refused)
+    return FsckReport(tuple(faults), checked)
+
+
+def _check(root: Path, project: str, faults: list[FsckFault], checked: dict[str, int]) -> None:
     index = worktree_dir(root) / INDEX_NAME
     linked = {
         name: _linked(folder / name, name)
@@ -271,16 +273,15 @@ def fsck(root: Path, project: str) -> FsckReport:
     }
     faults += [f for found in linked.values() for f in found]
     if linked[INDEX_NAME]:
-        return FsckReport(tuple(faults), checked)
+        return
     if not index.exists():
         if on_read_only_mount(str(index)):  # no sync makes one there, no chmod helps
             where = mounted_read_only(str(index))
             raise ForestError(f"no index to check; {where}, then run `{forest_text('sync')}`")
         denied = _access(index, INDEX_NAME)  # a folder this user may not read or write
-        if denied is not None:
-            return FsckReport((denied, *faults), checked)
         missing = FsckFault("missing", INDEX_NAME, f"no index; run `{forest_text('sync')}`")
-        return FsckReport((missing, *faults), checked)
+        faults.insert(0, denied or missing)
+        return
     try:
         with read_only(index) as conn:
             faults += _sqlite_faults(conn, INDEX_NAME)
@@ -297,4 +298,3 @@ def fsck(root: Path, project: str) -> FsckReport:
     for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
         if (shared_dir(root) / rel).exists() and not linked[rel]:
             faults += _local_faults(shared_dir(root) / rel, rel)
-    return FsckReport(tuple(faults), checked)

@@ -10,6 +10,7 @@ not paste there."""
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -80,3 +81,36 @@ def test_fsck_read_only_mount_audit_log_not_called_damaged_refused(tmp_path: Pat
         f"forest: cannot open {audit}: unable to open database file; the filesystem holding "
         f"{shell_word(str(audit))} {REMOUNT}, then run the command again"
     ), said
+
+
+def test_fsck_read_only_mount_index_faults_then_mount_line_detected(tmp_path: Path) -> None:
+    """The index open elsewhere (read on the mount) with a trigger dropped, the audit log
+    not openable there: the index's fault is reported (``schema-missing: woods.db:
+    trigger prevent_entry_update``), then the mount line for ``audit.db``, exit 1 (fsck
+    said the mount line alone, the fault it had found before hidden); the same with
+    ``--json`` (the fault in the document); every file as it was."""
+    repo = adopted_repo(tmp_path, "doc.md", DOC, name="my repo's")
+    state = repo / ".git" / "forest"
+    with closing(sqlite3.connect(state / "woods.db")) as held:
+        held.execute("DROP TRIGGER prevent_entry_update")
+        held.commit()
+        before = _snapshot(repo)
+        done = run_read_only(repo, "forest fsck")
+        as_json = run_read_only(repo, "forest fsck --json")
+        assert _snapshot(repo) == before
+    audit = state / "audit.db"
+    mount = (
+        f"forest: cannot open {audit}: unable to open database file; the filesystem holding "
+        f"{shell_word(str(audit))} {REMOUNT}, then run the command again"
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.splitlines() == [
+        "schema-missing: woods.db: trigger prevent_entry_update: absent"
+    ], done.stdout
+    assert done.stderr.strip() == mount, done.stderr
+    assert as_json.returncode == 1 and as_json.stderr.strip() == mount, as_json.stderr
+    (fault,) = json.loads(as_json.stdout)["faults"]
+    assert (fault["code"], fault["where"]) == (
+        "schema-missing",
+        "woods.db: trigger prevent_entry_update",
+    )

@@ -6,11 +6,13 @@ Stores: nothing itself (``governance.forget``); ``forest audit`` never creates
 the log it reads.
 Refuses: nothing itself (``errors.boundary``; the refusals are forget's); fsck's last
 line is raised: exit 3 for faults, exit 1 (``NoSpace``) when every fault is a store not
-read for want of room.
+read for want of room, exit 1 on a read-only mount (a store not opened there: the line
+every door says there, after the faults found before it).
 Returns: text, or one JSON document with ``--json`` (ids and counts, never text); the
 text shows each control character a record or fault holds escaped (``printable``).
 Test: tests/doors/test_cli_governance.py, tests/doors/test_printed_where_typed.py,
-tests/doors/test_control_chars_doors.py, tests/governance/test_fsck_no_space.py
+tests/doors/test_control_chars_doors.py, tests/governance/test_fsck_no_space.py,
+tests/governance/test_fsck_read_only_mount.py, tests/governance/test_fsck_no_index_read_only.py
 """
 
 from __future__ import annotations
@@ -145,8 +147,9 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     fault; `forest rebuild` repairs the index (a store this user may not read or
     write: the chmod or chown its line names first). Exit 1 when the only faults are
     stores it could not read for want of room: free space, then fsck again. Exit 1 on
-    a read-only mount: the one line every command says there (remount it read-write,
-    or work in a clone on a writable disk).
+    a read-only mount: the faults found before the store it could not open there, then
+    the one line every command says there (remount it read-write, or work in a clone
+    on a writable disk).
 
     Example: forest fsck --json
     """
@@ -156,10 +159,14 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     root = find_root(repo)
     report = run(root, load_config(root / CONFIG_NAME).project_id)
+    if report.refused is not None and not report.faults:
+        raise report.refused  # a read-only mount, nothing found before it: its line alone
     obj = {"ok": report.ok, "checked": report.checked, "faults": [asdict(f) for f in report.faults]}
     # A fault names what the stores hold (a segment's file name, a table, an act id).
     lines = [printable(f"{f.code}: {f.where}: {f.detail}") for f in report.faults]
     emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
+    if report.refused is not None:
+        raise report.refused  # the faults found before it, then the mount's line
     if not report.ok:
         _summary(report.faults)
 
