@@ -117,14 +117,16 @@ def beyond_modes(path: str) -> str:
     """The one advice when ``regain_access`` finds nothing to change (this user owns
     ``path`` and its folder, their modes allow it already): what stops it lies beyond
     the modes, and no ``chmod`` or ``chown`` helps. Names the folder, and ``path`` when
-    it exists, absolute and quoted (kernel/shellword.py)."""
+    it exists, absolute and quoted (kernel/shellword.py). A read-only mount is not
+    among the causes: ``regain_access`` names one first (``statvfs``); a share its
+    server keeps read-only, mounted writable, ``statvfs`` cannot tell."""
     from forest_files.kernel.shellword import shell_word
 
     path = os.path.abspath(path)
     named = [os.path.dirname(path), *([path] if os.path.lexists(path) else [])]
     return (
         f"make {' and '.join(map(shell_word, named))} writable (their modes allow it "
-        "already: a read-only mount, an immutable flag or an ACL stops it)"
+        "already: an immutable flag, an ACL or a share its server keeps read-only stops it)"
     )
 
 

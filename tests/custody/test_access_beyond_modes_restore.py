@@ -1,6 +1,6 @@
 """The state folders and a restore say kernel/access.py's one advice for a path this
 user owns whose modes allow it already, yet cannot be written (``chattr +i``, standing
-in for a read-only mount or an ACL): ``beyond_modes``, naming the folder and the file,
+in for an ACL or a read-only share): ``beyond_modes``, naming the folder and the file,
 quoted; as a user who is not root, a mode that stops a restore is told its ``chmod``
 (``regain_access``), which pasted lets the restore go through.
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shlex
 from pathlib import Path
 
 import pytest
 
-from forest_files.kernel.access import access_fix, regain_access
+from forest_files.kernel.access import access_fix, beyond_modes, regain_access
 from forest_files.kernel.shellword import shell_word
 from tests.helpers.custody import adopted_repo
 from tests.helpers.read_only_mount import run_read_only
@@ -118,3 +119,25 @@ def test_hooks_install_read_only_mount_names_hook_refused(repo: Path) -> None:
         "`forest hooks install` again"
     ), line
     assert _snapshot(repo) == before
+
+
+def test_beyond_modes_read_only_mount_not_among_causes_accepted(repo: Path) -> None:
+    """A real read-only mount never reaches ``beyond_modes``: ``regain_access`` asks
+    ``statvfs`` first, so the expression its callers use (``regain_access(p) or
+    beyond_modes(p)``) names the mount there. Its words list what is left when the modes
+    allow it already: an immutable flag, an ACL, or a share its server keeps read-only
+    (mounted writable, so ``statvfs`` cannot tell); they listed "a read-only mount",
+    which that line is never said for."""
+    woods = repo / ".git" / "forest" / "woods.db"
+    script = (
+        "import sys; from forest_files.kernel.access import beyond_modes, regain_access; "
+        "print(regain_access(sys.argv[1]) or beyond_modes(sys.argv[1]))"
+    )
+    done = run_read_only(repo, f"python -c {shlex.quote(script)} {shlex.quote(str(woods))}")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"the filesystem holding {shell_word(str(woods))} {REMOUNT}"
+    assert beyond_modes(str(woods)) == (
+        f"make {shell_word(str(woods.parent))} and {shell_word(str(woods))} writable (their "
+        "modes allow it already: an immutable flag, an ACL or a share its server keeps "
+        "read-only stops it)"
+    )

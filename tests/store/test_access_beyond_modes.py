@@ -1,5 +1,5 @@
 """A file or folder this user owns, whose modes allow it already, that still cannot
-be written (``chattr +i``, standing in for a read-only mount or an ACL): no ``chmod``
+be written (``chattr +i``, standing in for an ACL or a read-only share): no ``chmod``
 or ``chown`` helps, and every door says the one advice of kernel/access.py
 (``beyond_modes``), naming the folder and the file. Before: the store's opening said
 "make the file and its directory writable (SQLite writes its journal beside it)",
@@ -21,7 +21,10 @@ from tests.helpers.immutable import immutable
 from tests.helpers.state import shared_state
 
 DOC = "# Doc\n\nThe sky is blue.\n"
-WORDS = "writable (their modes allow it already: a read-only mount, an immutable flag or an ACL"
+WORDS = (
+    "writable (their modes allow it already: an immutable flag, an ACL or a share its server "
+    "keeps read-only"
+)
 
 
 @pytest.fixture
