@@ -100,7 +100,7 @@ def _head_words(root: Path, head: str, acts: Sequence[Act]) -> tombscan.BodyOf:
     from forest_files import gitio
     from forest_files.custody.sources import body_reader, ledger_blobs
 
-    where = ledger_blobs(root, head)
+    where = ledger_blobs(root, head, refuse_links=False)  # a link: verify's to report
     wanted = {
         r.body_hash: where.bodies[r.body_hash]
         for a in acts

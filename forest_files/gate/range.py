@@ -144,11 +144,13 @@ def _authority_faults(
 def _body_sizes(root: Path, head: str, new_acts: list[Act]) -> dict[str, int]:
     """The byte size of every body the new acts carry that HEAD's tree holds (read
     in one batch; the rest of the ledger's bodies are never read here). A range that
-    adds no act naming a body lists nothing (HEAD's ledger is 10,000 entries to walk)."""
+    adds no act naming a body lists nothing (HEAD's ledger is 10,000 entries to walk).
+    A link in HEAD's ledger is skipped, never refused: it is ``verify``'s fault to
+    report, given the route that takes it out (linked.py)."""
     named = {h for a in new_acts for h in body_hashes(a)}
     if not named:
         return {}
-    where = ledger_blobs(root, head)
+    where = ledger_blobs(root, head, refuse_links=False)
     wanted = {h: where.bodies[h] for h in named if h in where.bodies}
     data = gitio.cat_blobs(root, set(wanted.values()))
     return {h: len(data[blob]) for h, blob in wanted.items()}

@@ -8,6 +8,9 @@ still held it and was refused with no route at all (and a link named like a segm
 removed, was a ``ledger-deleted`` whose put-back brought the link back). Now the
 link is taken out of the branch's first commit, so no commit of the branch holds it;
 the deletion of a link the base held is removing garbage, not the ledger shrinking.
+On a branch whose commits change the ledger (adopt, erase), the first run stopped with
+the strict read of HEAD's bodies' refusal (a removal on top), the take-out only the
+run after it: now the first run gives the take-out.
 
 Real repositories, the hooks installed by ``forest hooks install``, the routes pasted
 into bash.
@@ -111,3 +114,60 @@ def test_ci_ledger_link_on_base_removed_on_top_pasted_under_hooks_recovers(
     assert "a later commit that deleted it is then empty: `git rebase --skip`" in note
     _paste_rebase(root, first, command, note)
     _branch_clean(root, tmp_path)
+
+
+# What each commit of the branch does to the ledger (past the hook): adopt a file, or
+# supersede it and forget (an erase act) the text it was adopted with.
+BRANCHES = {"adopt": ["adopt"], "adopt-adopt": ["adopt", "adopt"], "erase": ["adopt", "forget"]}
+
+
+def _changing_ledger(tmp_path: Path, steps: list[str]) -> tuple[Path, str]:
+    """main holding a link (committed past the hook), then a straight branch each of
+    whose commits changes the ledger (``steps``: BRANCHES). Returns the repository and
+    the branch's first commit."""
+    root, _ = _on_base(tmp_path, "link.jsonl")
+    git(root, "reset", "-q", "--hard", "main")
+    first = ""
+    for n, step in enumerate(steps):
+        if step == "adopt":
+            write(root, f"doc{n}.md", f"# Doc {n}\n\nkey={n}\n")
+            ran = pasted(root, f"forest adopt doc{n}.md --words 'doc {n}'")
+        else:
+            write(root, "doc0.md", "# Doc 0\n\nkey=none\n")
+            ran = pasted(root, "forest supersede doc0.md --words 'the key out'")
+            chain = json.loads(pasted(root, "forest log doc0.md --json").stdout)["chain"]
+            ran = pasted(root, f"forest forget {chain[0]['content_id']} --words 'a key'")
+        assert ran.returncode == 0, ran.stderr
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "--no-verify", "-m", f"{step} {n}")
+        first = first or git(root, "rev-parse", "HEAD")
+    return root, first
+
+
+@pytest.mark.parametrize("branch", sorted(BRANCHES))
+def test_ci_ledger_link_on_base_branch_changing_ledger_take_out_first_run_recovers(
+    tmp_path: Path, branch: str
+) -> None:
+    """A straight branch whose commits adopt (or erase): the first ``forest ci`` gives
+    the take-out (before: the strict read of HEAD's bodies, for their sizes or an erase
+    act's tombstones, stopped it with the removal on top, whose commit left the
+    branch's earlier commits holding the link; only the run after that gave the
+    take-out)."""
+    root, first = _changing_ledger(tmp_path, BRANCHES[branch])
+    ran = pasted(root, "forest ci --base main --format json")
+    assert ran.returncode == 3, ran.stderr  # a ledger-fault, as every stray's
+    assert "symlink in the ledger" not in ran.stderr  # the strict read's refusal
+    assert SECRET not in ran.stdout
+    (finding,) = json.loads(ran.stdout)["findings"]
+    assert finding["kind"] == "ledger-fault" and finding["path"] == f"{LEDGER}/link.jsonl"
+    (route,) = finding["routes"]
+    assert "the base holds it" in route["note"]
+    if len(BRANCHES[branch]) == 1:
+        pasted_under_hooks(root, route["command"])
+    else:
+        _paste_rebase(root, first, route["command"], route["note"])
+    again = pasted(root, "forest ci --base main")
+    assert again.returncode == 0, (again.stdout, again.stderr)
+    for commit in git(root, "rev-list", "main..HEAD").splitlines():
+        assert "120000" not in git(root, "ls-tree", "-r", commit, "--", LEDGER), commit
+    assert (root / "doc0.md").exists()
