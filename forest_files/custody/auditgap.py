@@ -78,7 +78,7 @@ def gap_of(db: Path, exc: BaseException) -> tuple[str, str]:
     # its -wal and -shm too: SQLite makes them with the log's mode, so a 0444 log leaves
     # 0444 ones, and a fix naming the log alone would leave the warning (as the store's)
     fix = regain_access(str(db), f"{db}-wal", f"{db}-shm")
-    if fix is None:  # the modes allow it already: a read-only mount, an immutable file
+    if fix is None:  # the modes allow it already: an immutable flag, an ACL
         return why, f" — {beyond_modes(str(db))}"
     return why, f" — {'make it writable: ' + fix if fix.startswith('chmod') else fix}"
 
