@@ -4,7 +4,8 @@ the one removal ``forest verify`` gives it.
 A ledger holds regular files only, and no act goes with a link. One git tracks (a
 branch forked from a main that holds it, a pull) is refused wherever the ledger is
 read: by the working tree's sync (ledger/segment_files.py ``linked_segment``, cause
-``LINKED``: every door, and the post-checkout, post-merge and post-rewrite hooks) and
+``LINKED``, or ``LinkedEntry`` at the ledger's root, in ``bodies`` or in a stray
+folder: every door, and the post-checkout, post-merge and post-rewrite hooks) and
 by a git source's listing (custody/sources.py: the pre-commit hook). Their words said
 to "restore the segment's file", or to ``git rm --cached`` it and "restore the
 ledger's file": there was no file to restore, and the link stayed in the work tree,
@@ -37,6 +38,7 @@ from forest_files.kernel.paths import BODIES, LEDGER_PREFIX, SEGMENTS, segment_f
 from forest_files.kernel.shellword import command_text
 from forest_files.kernel.standing import reached
 from forest_files.ledger.fault import LINKED, LedgerError
+from forest_files.ledger.segment_files import LinkedEntry
 
 _LINK_MODE = "120000"
 # A folder the ledger keeps (its files may be the thing to put back): ledger_dirs.py's.
@@ -79,10 +81,14 @@ def linked_said(route: str, rel: str) -> str:
 
 def with_link_removal(root: Path, exc: LedgerError) -> LedgerError:
     """``exc`` (read from the working tree) said with ``linked_said`` when it is a
-    segment file that is a symlink git tracks (cause ``LINKED``); else ``exc`` itself."""
-    if exc.cause != LINKED or exc.segment is None:
+    symlink git tracks (cause ``LINKED``: a segment file, or ``LinkedEntry`` anywhere
+    else a sync lists); else ``exc`` itself."""
+    if isinstance(exc, LinkedEntry):
+        rel = LEDGER_PREFIX + exc.rel
+    elif exc.cause == LINKED and exc.segment is not None:
+        rel = segment_file(exc.segment)
+    else:
         return exc
-    rel = segment_file(exc.segment)
     route = link_removal(root, rel)
     if route is None:
         return exc

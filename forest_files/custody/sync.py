@@ -3,14 +3,18 @@
 Stores: the names of the segments whose acts the index holds
 (``ledger_segments``, a local index table beside ``ledger_applied``).
 Refuses: whatever reading a new segment or replaying its acts refuses
-(``LedgerError``), naming segment, line or act.
+(``LedgerError``), naming segment, line or act; a symlink among the segments, at the
+ledger's root, in ``bodies`` or under a folder the ledger has no use for
+(``LinkedEntry``), so every door and sync hook refuses it alike.
 Returns: the number of acts applied, or None when only a rebuild can bring
 the index in step (a segment it applied is gone from disk — branch switch,
 reset, rebase — or its tables come from an older forest-files).
-Test: tests/ledger/test_ledger_perf.py, tests/custody/test_repository.py
+Test: tests/ledger/test_ledger_perf.py, tests/custody/test_repository.py,
+tests/doors/test_hook_ledger_link_on_base.py
 
-Cost: one directory listing (names only) plus the new segments; old segments
-are never re-read, so a sync costs what the new acts cost. Acts of new
+Cost: three directory listings (names only: ``segments``, the ledger's root and
+``bodies``, never its 256 prefix folders; a stray folder walked whole) plus the new
+segments; old segments are never re-read, so a sync costs what the new acts cost. Acts of new
 segments may depend on old acts: replay judges them from the deps the index
 recorded when it applied those (``ledger_applied.deps``). A segment edited in
 place under its old name is not re-read here; ``forest verify`` and a rebuild
@@ -21,23 +25,25 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from pathlib import Path
 
 from forest_files.custody.replay import BodyReader, is_applied, replay, tables_current
 from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.acts import Act
-from forest_files.ledger.segment_files import SEGMENT_SUFFIX, linked_segment
-from forest_files.ledger.segments import SEGMENTS_DIR, read_segment
+from forest_files.ledger.segment_files import SEGMENT_SUFFIX, LinkedEntry, linked_segment
+from forest_files.ledger.segments import BODIES_DIR, SEGMENTS_DIR, read_segment
 from forest_files.store.forest import ForestStore
 
 # A segment whose mtime is this close to (or after) the moment its stat was recorded
 # is re-read next time: an edit in the same timestamp tick would keep its stat.
 _RACY_NS = 100_000_000
+_PREFIX = frozenset(f"{i:02x}" for i in range(256))  # bodies/<h[:2]>
 
 
 def _scan(ledger_dir: Path) -> dict[str, os.DirEntry[str]]:
-    """Segment files by name; one that is a symlink is refused, never read through."""
+    """Segment files by name; a symlink among them, or anywhere else the ledger is
+    listed (``_refuse_links``), is refused, never read through."""
     found: dict[str, os.DirEntry[str]] = {}
     try:
         with os.scandir(Path(ledger_dir) / SEGMENTS_DIR) as entries:
@@ -49,8 +55,28 @@ def _scan(ledger_dir: Path) -> dict[str, os.DirEntry[str]]:
                 if e.is_file(follow_symlinks=False):
                     found[e.name.removesuffix(SEGMENT_SUFFIX)] = e
     except FileNotFoundError:
-        return {}
+        pass
+    _refuse_links(os.fspath(ledger_dir), "", keep=(SEGMENTS_DIR, BODIES_DIR))
+    _refuse_links(os.path.join(ledger_dir, BODIES_DIR), f"{BODIES_DIR}/", keep=_PREFIX)
     return found
+
+
+def _refuse_links(directory: str, rel: str, keep: Container[str] = ()) -> None:
+    """Refuse a symlink in ``directory`` (at ``rel`` under the ledger) or anywhere
+    under a folder of it not named in ``keep`` (the ledger's own folders: listed by
+    the caller, or, a prefix folder of ``bodies``, not at all: 256 listings a sync
+    does not pay; a link in place of one is refused before, by ledger_dirs.py)."""
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for e in entries:
+        if e.name in keep:
+            continue
+        if e.is_symlink():
+            raise LinkedEntry(rel + e.name, e.path)
+        if e.is_dir(follow_symlinks=False):  # a stray folder: walked whole
+            _refuse_links(e.path, f"{rel}{e.name}/")
 
 
 def segment_names(ledger_dir: Path) -> list[str]:
@@ -81,6 +107,7 @@ def sync_index(store: ForestStore, ledger_dir: Path, read: BodyReader) -> int | 
     (``LedgerError``) instead of trusted.
     """
     with store.atomic():
+        on_disk = _scan(ledger_dir)  # a link refused even where a rebuild follows
         if not tables_current(store):
             return None
         seen = {
@@ -89,7 +116,6 @@ def sync_index(store: ForestStore, ledger_dir: Path, read: BodyReader) -> int | 
                 "SELECT name, size, mtime_ns, checked_ns FROM ledger_segments"
             )
         }
-        on_disk = _scan(ledger_dir)
         if not seen.keys() <= on_disk.keys():
             return None
         todo: list[str] = []

@@ -7,7 +7,8 @@ on a failing hook) lists them here without loading the codec (ledger/segments.py
 Stores: nothing.
 Refuses: with ``refuse_links``, a segment name, or ``segments`` itself, that is a
 symlink (``LedgerError`` ``stray``: ``linked_segment``).
-Returns: ``segment_paths``, the segment files by name; ``body_paths``, the body files.
+Returns: ``segment_paths``, the segment files by name; ``body_paths``, the body files;
+``LinkedEntry``, how a sync refuses a link elsewhere in the ledger (custody/sync.py).
 Test: tests/ledger/test_ledger_strays.py, tests/check/test_hook_move_cost.py,
 tests/gate/test_linked_ledger_folder.py
 """
@@ -87,6 +88,21 @@ def linked_folder(path: str) -> LedgerError:
     )
 
 
+class LinkedEntry(LedgerError):
+    """A symlink in the ledger outside its segments (at its root, among its body
+    folders, anywhere under a folder it has no use for), never read through: ``rel``,
+    its path under the ledger (custody/ledger_links.py names its removal)."""
+
+    def __init__(self, rel: str, path: str) -> None:
+        super().__init__(
+            f"{rel} is a symlink; a ledger holds only regular files: remove the link "
+            f"(rm -- {shell_word(path)})",
+            code="stray",
+            cause=LINKED,
+        )
+        self.rel = rel
+
+
 def linked_segment(name: str, path: str) -> LedgerError:
     """The refusal of a segment file that is a symlink (never read through)."""
     return LedgerError(
@@ -101,6 +117,7 @@ def linked_segment(name: str, path: str) -> LedgerError:
 __all__ = [
     "BODY_SUFFIX",
     "SEGMENT_SUFFIX",
+    "LinkedEntry",
     "body_paths",
     "linked_folder",
     "linked_segment",

@@ -8,7 +8,9 @@ the same; the pre-commit hook refused every commit saying to ``git rm --cached``
 and "restore the ledger's file", which left the link in the work tree, untracked, every
 door still refusing it and ``git add -- .forest/ledger`` bringing it back. A link
 outside the segments (at the ledger's root, in a stray folder, among the bodies) was
-let through: the hook listed the staged segments alone.
+let through: the hook listed the staged segments alone; and the post-checkout hook
+and every door's sync said nothing of one (they listed the segments alone), while
+``forest verify`` refused it.
 
 Real repositories, the hooks installed by ``forest hooks install``, git and the routes
 run in bash.
@@ -120,4 +122,45 @@ def test_hook_ledger_link_on_base_checkout_route_pasted_recovers(tmp_path: Path,
     pasted_under_hooks(root, route)
     write(root, "notes/work.md", "work\n")
     pasted_under_hooks(root, "git add -- notes && git commit -q -m work")
+    _branch_clean(root, tmp_path)
+
+
+@pytest.mark.parametrize("name", BESIDE)
+def test_hook_ledger_link_beside_segments_checkout_route_pasted_recovers(
+    tmp_path: Path, name: str
+) -> None:
+    """A link at the ledger's root, in a stray folder or among its bodies: the
+    post-checkout hook names it and its removal, as a segment's link; pasted, then the
+    work committed, the hooks accept it."""
+    root = _main_with_link(tmp_path, name)
+    checkout = pasted(root, "git checkout -q -b feature")
+    assert checkout.returncode == 0, checkout.stderr  # a sync hook never blocks git
+    route = _route(checkout.stderr, f"{LEDGER}/{name}")
+    assert route == f"git rm -q -f -- {LEDGER}/{name}", route
+    pasted_under_hooks(root, route)
+    write(root, "notes/work.md", "work\n")
+    pasted_under_hooks(root, "git add -- notes && git commit -q -m work")
+    _branch_clean(root, tmp_path)
+
+
+@pytest.mark.parametrize("name", BESIDE)
+def test_ledger_link_beside_segments_status_refused_route_pasted_recovers(
+    tmp_path: Path, name: str
+) -> None:
+    """``forest status`` in a subfolder refuses a link outside the segments with its one
+    line and the removal, as a segment's link, touching nothing; pasted there, then
+    committed, every door is clean."""
+    root = _main_with_link(tmp_path, name)
+    pasted(root, "git checkout -q -b feature")
+    here = root / "notes"
+    before = git(root, "status", "--porcelain", "--ignored")
+    refused = pasted(here, "forest status")
+    assert refused.returncode == 3 and refused.stdout == "", (refused.stdout, refused.stderr)
+    assert len(refused.stderr.strip().splitlines()) == 1, refused.stderr
+    assert git(root, "status", "--porcelain", "--ignored") == before
+    route = _route(refused.stderr, f"{LEDGER}/{name}")
+    assert route == f"git -C .. rm -q -f -- {LEDGER}/{name}", route
+    pasted_under_hooks(here, route)
+    write(root, "notes/work.md", "work\n")
+    pasted_under_hooks(here, "git add -- . && git commit -q -m work")
     _branch_clean(root, tmp_path)

@@ -28,7 +28,7 @@ import pytest
 
 from forest_files.gate.ci import GateReport, run_gate
 from tests.helpers.git import git, pasted, pasted_under_hooks, write
-from tests.helpers.ledger import hooked_repo
+from tests.helpers.ledger import hooked_repo, link_set_aside
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
@@ -129,15 +129,16 @@ def _changing_ledger(tmp_path: Path, steps: list[str]) -> tuple[Path, str]:
     git(root, "reset", "-q", "--hard", "main")
     first = ""
     for n, step in enumerate(steps):
-        if step == "adopt":
-            write(root, f"doc{n}.md", f"# Doc {n}\n\nkey={n}\n")
-            ran = pasted(root, f"forest adopt doc{n}.md --words 'doc {n}'")
-        else:
-            write(root, "doc0.md", "# Doc 0\n\nkey=none\n")
-            ran = pasted(root, "forest supersede doc0.md --words 'the key out'")
-            chain = json.loads(pasted(root, "forest log doc0.md --json").stdout)["chain"]
-            ran = pasted(root, f"forest forget {chain[0]['content_id']} --words 'a key'")
-        assert ran.returncode == 0, ran.stderr
+        with link_set_aside(root, f"{LEDGER}/link.jsonl"):  # every command refuses it
+            if step == "adopt":
+                write(root, f"doc{n}.md", f"# Doc {n}\n\nkey={n}\n")
+                ran = pasted(root, f"forest adopt doc{n}.md --words 'doc {n}'")
+            else:
+                write(root, "doc0.md", "# Doc 0\n\nkey=none\n")
+                ran = pasted(root, "forest supersede doc0.md --words 'the key out'")
+                chain = json.loads(pasted(root, "forest log doc0.md --json").stdout)["chain"]
+                ran = pasted(root, f"forest forget {chain[0]['content_id']} --words 'a key'")
+            assert ran.returncode == 0, ran.stderr
         git(root, "add", "-A")
         git(root, "commit", "-q", "--no-verify", "-m", f"{step} {n}")
         first = first or git(root, "rev-parse", "HEAD")

@@ -27,7 +27,7 @@ import pytest
 
 from forest_files.gate.ci import run_gate
 from tests.helpers.git import git, pasted, pasted_under_hooks, write
-from tests.helpers.ledger import hooked_repo
+from tests.helpers.ledger import hooked_repo, link_set_aside
 
 pytestmark = pytest.mark.slow  # git runs the installed hooks on every commit
 
@@ -112,7 +112,8 @@ def _merged_lines(tmp_path: Path, *, adopting: bool) -> Path:
         write(root, f"{line}.txt", f"{line}\n")
         if adopting and line == "a":
             write(root, "c.md", "# C\n\nthird\n")
-            adopted = pasted(root, "forest adopt c.md --words 'c words'")
+            with link_set_aside(root, f"{LEDGER}/link.jsonl"):  # every command refuses it
+                adopted = pasted(root, "forest adopt c.md --words 'c words'")
             assert adopted.returncode == 0, adopted.stderr
         git(root, "add", "-A")
         git(root, "commit", "-q", "--no-verify", "-m", f"line {line}")

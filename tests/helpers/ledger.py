@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from forest_files.ledger.segments import body_path
@@ -78,3 +79,17 @@ def hooked_repo(tmp_path: Path, branch: str | None = "feature") -> Path:
     if branch is not None:
         git(root, "checkout", "-q", "-b", branch)
     return root
+
+
+@contextlib.contextmanager
+def link_set_aside(root: Path, rel: str) -> Iterator[None]:
+    """The symlink at ``rel`` (from the top) taken out of the work tree while forest
+    records (every command refuses a link in the ledger), then put back as it was: the
+    commits of someone who recorded elsewhere and committed here past the hooks."""
+    link = root / rel
+    target = os.readlink(link)
+    link.unlink()
+    try:
+        yield
+    finally:
+        os.symlink(target, link)
