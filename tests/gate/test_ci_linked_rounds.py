@@ -127,9 +127,10 @@ def test_ci_ledger_link_on_base_merged_lines_one_route_pasted_under_hooks_recove
     tmp_path: Path, adopting: bool
 ) -> None:
     """A branch of two lines forked from a main holding a link, merged: the link is
-    taken out of each line's first commit by one route; with a line that adopts, after
-    the removal on top the refusal gave (before: that left the line's commits holding
-    the link, refused with no route at all)."""
+    taken out of each line's first commit by one route. With a line that adopts, the
+    link first removed on top (the removal every door gives a link in the work tree),
+    the same one route (before: the lines' commits still held the link, and the gate
+    refused them with no route at all)."""
     root = _merged_lines(tmp_path, adopting=adopting)
     if adopting:
         pasted_under_hooks(root, f"git rm -q -f -- {LEDGER}/link.jsonl && git commit -q -m drop")
