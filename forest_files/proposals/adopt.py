@@ -10,8 +10,9 @@ supersede, rebind or restore of another process meets it in one order. The
 proposal is closed as adopted before that, in local.db's transaction (its write
 lock taken before the index's), and named the new ground after: a local.db held by
 another writer or not writable refuses the adopt with nothing written or recorded
-(only a commit the disk refuses at the very end leaves the ground recorded and the
-proposal open: the next listing closes it as adopted). Every bound
+(only a commit the disk refuses at the very end, or a kill once the act is in the
+ledger, leaves the ground recorded and the proposal open: the adopt typed again, or
+the next listing, closes it as adopted). Every bound
 (the file's and each body's size, authority, the words) is judged before that
 write; if recording is refused after it (a ledger that cannot be written, a
 refusal of the applier) the file is put back byte for byte and the capture
@@ -21,7 +22,8 @@ Refuses (nothing written): a signer without authority over the path; empty
 words, or a printed route's placeholder (``…``) pasted as the words; a proposal
 that is not open; a row of local.db edited outside forest-files
 (``ProposalStore.checked``); a binding that is gone (retired); ground that moved on since
-the proposal was made (``ProposalStale``, naming how to look again), or whose
+the proposal was made to another text (``ProposalStale``, naming how to look again;
+moved on to exactly the proposed text, the proposal is closed as adopted), or whose
 ground or place another command changed while the adopt ran (the same, said so); a
 file a person saved after the adopt read it (the proposed text is written by
 compare-and-swap: their save is left as it is, nothing recorded);
@@ -57,6 +59,7 @@ if TYPE_CHECKING:
     from forest_files.custody.record import SectionText
     from forest_files.custody.repository import Repository
     from forest_files.custody.restore_rewrite import Rewrite
+    from forest_files.store.forest import ForestStore
 
 
 class ProposalStale(ForestError):
@@ -112,6 +115,12 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
         binding = _binding(bindings, proposal)
         repo.authorize(binding.path, by)  # before any byte of the file is touched
         head, state = ground_body(store, binding)
+        if head is not None and _ground_already(store, head, proposal):
+            # an adopt killed once its act was in the ledger, before local.db's commit
+            # closed the proposal: the act stands, so the proposal is closed as adopted
+            cid = store.content_id(head)
+            proposals.mark_adopted(proposal.id, cid)
+            return Adopted(cid, None, binding.path)
         if head is None or store.content_id(head) != proposal.derived_from:
             raise ProposalStale(
                 f"proposal {proposal.id}: ground of {binding.selector} moved on since it was "
@@ -137,6 +146,13 @@ def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
                 done = _recorded(repo, bindings, binding, proposal, words=words, by=by)
             proposals.adopted_as(proposal.id, done.content_id)
         return done
+
+
+def _ground_already(store: ForestStore, head: int, proposal: Proposal) -> bool:
+    """Whether the ground moved on to exactly the proposed text (as ``settle`` closes
+    a proposal as adopted: the act an adopt recorded, or a supersede with that text)."""
+    moved = store.content_id(head) != proposal.derived_from
+    return moved and str(store.require(head, "adopt")["body_hash"]) == proposal.text_hash
 
 
 def _recorded(

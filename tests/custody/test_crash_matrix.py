@@ -22,6 +22,7 @@ from forest_files.kernel.paths import GITATTRIBUTES_LINE
 from tests.helpers.crash import (
     Scenario,
     assert_recovers,
+    command,
     copy,
     events,
     forest,
@@ -156,7 +157,7 @@ def test_crash_at_every_change_recovers(tmp_path: Path, name: str) -> None:
     scenario = SCENARIOS[name]
     built = template(tmp_path, scenario)
     baseline = copy(built, tmp_path / "baseline")
-    changes = events(baseline, scenario.argv)
+    changes = events(baseline, command(baseline, scenario))
     expected = settle(baseline, scenario)
     for at in spread(len(changes), MOST):
         trial = copy(built, tmp_path / f"crash-{at}")
