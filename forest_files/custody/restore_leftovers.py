@@ -12,9 +12,13 @@ or it is older than ``STALE_SECONDS`` (an older version's name carries no pid:
 age alone). A restore running meanwhile (another terminal, the watcher) keeps its
 own temp file: its pid is alive and its file young.
 Refuses: nothing; a file it cannot remove is kept and named.
+A proposal adopt writes the proposed text in the same way (restore_rewrite.py), so
+its temp files are these too, swept after it as after a restore.
 Returns: ``Swept``: the repository paths removed, and those kept (a writer that
-may still be running), each with the ``rm`` that removes it.
-Test: tests/custody/test_restore_leftovers.py
+may still be running), each with the ``rm`` that removes it; ``swept_lines``: what
+a door says of them.
+Test: tests/custody/test_restore_leftovers.py,
+tests/custody/test_crash_matrix_erase_resolve_adopt.py
 """
 
 from __future__ import annotations
@@ -90,4 +94,27 @@ def sweep_leftovers(root: Path, paths: Iterable[str], *, now: float | None = Non
     return Swept(tuple(removed), tuple(kept))
 
 
-__all__ = ["Swept", "is_leftover_name", "sweep_leftovers"]
+def swept_lines(swept: Swept) -> list[str]:
+    """What a door says of ``swept``: how many were removed (the first named), and
+    those a writer may still be writing, with one ``rm`` for them."""
+    from forest_files.kernel.shellword import command_text, in_batches, printable
+
+    lines = []
+    if swept.removed:
+        more = f" and {len(swept.removed) - 1} more" if len(swept.removed) > 1 else ""
+        lines.append(
+            f"removed {printable(swept.removed[0])}{more}: temp files an interrupted "
+            "restore or proposal adopt left behind"
+        )
+    if swept.kept:
+        steps = in_batches(("rm", "--"), list(swept.kept))  # ARG_MAX: one line a step
+        rm = " && ".join(command_text(step) for step in steps)
+        lines.append(
+            f"kept {len(swept.kept)} temp file(s) of a restore or proposal adopt still "
+            f"running or interrupted within the hour ({printable(swept.kept[0])}); once "
+            f"none runs: {rm}"
+        )
+    return lines
+
+
+__all__ = ["Swept", "is_leftover_name", "sweep_leftovers", "swept_lines"]

@@ -36,8 +36,11 @@ the discard and its retire; a section an edit in the file made hide the sections
 after it where they cannot stay, or cut short with a heading made of the proposed
 lines or put among them (custody/restore_swallowed.py, restore_cut_short.py), naming
 the edit, what to take out, and the discard (those judged in adopt_plan.py).
+Once adopted, the temp files a killed adopt or restore left beside the file are
+removed (custody/restore_leftovers.py; those a writer may still be writing kept).
 Returns: the new ground's content id (``adopt``: with where the text the section
-held before the proposed text was written in is kept, for the door to name).
+held before the proposed text was written in is kept, and the temp files swept, for
+the door to name).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_adopt.py,
 tests/proposals/test_adopt_race.py, tests/proposals/test_adopt_nested.py,
 tests/proposals/test_adopt_swallowed.py
@@ -45,11 +48,12 @@ tests/proposals/test_adopt_swallowed.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forest_files.custody.proposals import Proposal, ProposalStore
+from forest_files.custody.restore_leftovers import Swept
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.shellword import forest_text
@@ -87,6 +91,7 @@ class Adopted:
     kept: Path | None
     path: str
     changed: tuple[str, ...] = ()  # other bound sections of the file the write changed
+    swept: Swept = field(default_factory=Swept)  # temp files killed writers left beside it
 
 
 def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
@@ -96,6 +101,16 @@ def adopt_proposal(root: Path, pid: str, *, words: str, by: str) -> str:
 
 
 def adopt(root: Path, pid: str, *, words: str, by: str) -> Adopted:
+    """Supersede the proposal's binding with exactly the proposed text; then remove
+    the temp files beside the file an adopt or restore killed before its rename left
+    (custody/restore_leftovers.py)."""
+    from forest_files.custody.restore_leftovers import sweep_leftovers
+
+    done = _adopted(root, pid, words=words, by=by)
+    return replace(done, swept=sweep_leftovers(root, [done.path]))
+
+
+def _adopted(root: Path, pid: str, *, words: str, by: str) -> Adopted:
     """Supersede the proposal's binding with exactly the proposed text."""
     from forest_files.custody.bindings import all_bindings
     from forest_files.custody.record import ground_body

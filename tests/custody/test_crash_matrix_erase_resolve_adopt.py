@@ -24,6 +24,8 @@ from tests.helpers.crash import (
     Scenario,
     assert_recovers,
     command,
+    copy,
+    crashed,
     forest,
     template,
 )
@@ -179,3 +181,27 @@ def test_proposal_adopt_killed_once_its_act_is_in_the_ledger_recovers(tmp_path: 
     assert_recovers(trial, scenario, "sqlite3.connect@audit.db", None)
     _proposal, _adopt, pid, *_words = command(trial, scenario)
     assert _status(trial, pid) == "adopted"
+
+
+RENAME = "os.rename@.forest-restore"  # the proposed text in its temp file beside a.md
+
+
+def test_proposal_adopt_killed_before_its_rename_leaves_no_temp_file_recovers(
+    tmp_path: Path,
+) -> None:
+    """Killed with the proposed text in its temp file beside ``a.md`` and the capture
+    written: the file holds the person's text, and the temp file stayed after the adopt
+    typed again, for ``git add -A`` to commit. The adopt typed again removes it now, as
+    a restore does, and says so."""
+    scenario = SCENARIOS["proposal-adopt-written"]
+    trial = template(tmp_path, scenario)
+    seen = copy(trial, tmp_path / "seen")
+    assert_recovers(trial, scenario, RENAME, None)
+    assert (trial / "a.md").read_text() == EDITED
+    assert not [p.name for p in trial.iterdir() if p.name.endswith(".forest-restore")]
+    argv = command(seen, scenario)
+    crashed(seen, argv, RENAME)
+    (left,) = [p.name for p in seen.iterdir() if p.name.endswith(".forest-restore")]
+    again = forest(seen, *argv)
+    assert again.returncode == 0, again.stderr
+    assert f"removed {left}: temp files an interrupted restore or proposal adopt" in again.stdout

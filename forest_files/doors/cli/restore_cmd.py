@@ -111,27 +111,11 @@ def restore(
 
 
 def _leftovers(root: Path, paths: list[str]) -> list[str]:
-    """The temp files of killed restores beside ``paths``: how many were removed (the
-    first named), and those a restore may still be writing, with one ``rm`` for them."""
-    from forest_files.custody.restore_leftovers import sweep_leftovers
-    from forest_files.kernel.shellword import command_text, in_batches, printable
+    """The temp files of killed restores beside ``paths``: removed, or kept with an
+    ``rm`` (custody/restore_leftovers.py)."""
+    from forest_files.custody.restore_leftovers import sweep_leftovers, swept_lines
 
-    swept = sweep_leftovers(root, paths)
-    lines = []
-    if swept.removed:
-        more = f" and {len(swept.removed) - 1} more" if len(swept.removed) > 1 else ""
-        lines.append(
-            f"removed {printable(swept.removed[0])}{more}: temp files an interrupted "
-            "restore left behind"
-        )
-    if swept.kept:
-        steps = in_batches(("rm", "--"), list(swept.kept))  # ARG_MAX: one line a step
-        rm = " && ".join(command_text(step) for step in steps)
-        lines.append(
-            f"kept {len(swept.kept)} temp file(s) of a restore still running or interrupted "
-            f"within the hour ({printable(swept.kept[0])}); once none runs: {rm}"
-        )
-    return lines
+    return swept_lines(sweep_leftovers(root, paths))
 
 
 def _no_single_ground(store: ForestStore, b: Binding, state: str) -> str:

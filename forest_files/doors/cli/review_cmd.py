@@ -138,6 +138,7 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     Example: forest proposal adopt <proposal-id> --words "Accepted the agent's wording"
     """
     from forest_files.custody.repository import find_root
+    from forest_files.custody.restore_leftovers import swept_lines
     from forest_files.doors.cli.commit_step import commit_step
     from forest_files.kernel.shellword import forest_text
     from forest_files.proposals.adopt import adopt
@@ -161,6 +162,8 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
             printable(f"note: the text written in changed {', '.join(done.changed)} too")
             + f"; supersede it as well, or the commit is refused: {again}"
         )
+    for line in swept_lines(done.swept):
+        typer.echo(line)
     typer.echo(commit_step(root, [done.path]))
 
 
