@@ -1,8 +1,12 @@
 """A repository whose ``.git/forest`` the unprivileged user may not write, holding an open
 proposal, and the digest of every file of that folder (what "nothing written" means).
 
+``proposal_handed_over`` is the part before the folder is made read-only: an open proposal
+whose file keeps its edit, handed to the unprivileged user.
+
 Test: tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py,
-tests/proposals/test_show_text_read_only.py, tests/proposals/test_show_erased_ground.py
+tests/proposals/test_show_text_read_only.py, tests/proposals/test_show_erased_ground.py,
+tests/proposals/test_show_moved_on.py, tests/proposals/test_show_ground_damaged.py
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.cli import ok
+from tests.helpers.custody import age_files
 from tests.helpers.git import commit_all, isolate, make_repo, write
 from tests.helpers.unprivileged import hand_over, open_folder, unprivileged_bin
 from tests.helpers.watch import DOC, EDITED, captured_proposal
@@ -37,6 +42,23 @@ class ReadOnlyState:
     pid: str  # the open proposal (its section back at ground: a writing door closes it)
     state: Path  # ``.git/forest``, ``0555``
     before: dict[str, str]  # state_digests once read-only
+
+
+def proposal_handed_over(folder: Path, name: str) -> tuple[Path, Path, str]:
+    """In ``folder``: ``a.md#Keep`` adopted, a proposal captured (the file keeps its edit:
+    the proposal stays open), its files aged past the racy window, the repository handed
+    to the unprivileged user; the repository, that user's bin folder and the proposal."""
+    bin_dir = unprivileged_bin(folder)
+    repo = make_repo(folder, name)
+    ok(repo, "init")
+    write(repo, "a.md", DOC)
+    commit_all(repo, "init")
+    ok(repo, "adopt", "a.md#Keep", "--words", "the doc")
+    commit_all(repo, "adopt")
+    pid = captured_proposal(repo, EDITED)
+    age_files(repo)
+    hand_over(repo)
+    return repo, bin_dir, pid
 
 
 @contextmanager

@@ -17,12 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import ok
-from tests.helpers.custody import age_files
-from tests.helpers.git import commit_all, isolate, make_repo, write
-from tests.helpers.read_only_state import state_digests
-from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
-from tests.helpers.watch import DOC, EDITED, captured_proposal
+from tests.helpers.git import isolate
+from tests.helpers.read_only_state import proposal_handed_over, state_digests
+from tests.helpers.unprivileged import open_folder, run_as_user
 
 
 def _modes(state: Path, folders: int, files: int) -> None:
@@ -35,16 +32,7 @@ def _modes(state: Path, folders: int, files: int) -> None:
 def test_proposal_show_ground_body_missing_refused() -> None:
     with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
         isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "damaged")
-        ok(repo, "init")
-        write(repo, "a.md", DOC)
-        commit_all(repo, "init")
-        ok(repo, "adopt", "a.md#Keep", "--words", "the doc")
-        commit_all(repo, "adopt")
-        pid = captured_proposal(repo, EDITED)  # a.md keeps the edit: the proposal stays open
-        age_files(repo)
-        hand_over(repo)
+        repo, bin_dir, pid = proposal_handed_over(folder, "damaged")  # a.md keeps the edit
         done = run_as_user(repo, "forest status", bin_dir)  # the index in step, by its user
         assert "drifted" in done.stdout, done.stdout + done.stderr
         bodies = (repo / ".forest" / "ledger" / "bodies").rglob("*.txt")

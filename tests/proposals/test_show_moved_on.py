@@ -20,12 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import ok
 from tests.helpers.custody import age_files
-from tests.helpers.git import commit_all, isolate, make_repo, write
-from tests.helpers.read_only_state import state_digests
-from tests.helpers.unprivileged import hand_over, open_folder, run_as_user, unprivileged_bin
-from tests.helpers.watch import DOC, EDITED, captured_proposal
+from tests.helpers.git import isolate
+from tests.helpers.read_only_state import proposal_handed_over, state_digests
+from tests.helpers.unprivileged import open_folder, run_as_user
 
 NOTE = "forest: note: nothing was changed: "
 
@@ -45,16 +43,7 @@ def _moved_on(move: str) -> Iterator[tuple[Path, Path, str, str]]:
     folder, the proposal, and what the show printed before the ground moved on."""
     with open_folder() as folder, pytest.MonkeyPatch.context() as patch:
         isolate(patch)
-        bin_dir = unprivileged_bin(folder)
-        repo = make_repo(folder, "moved-on")
-        ok(repo, "init")
-        write(repo, "a.md", DOC)
-        commit_all(repo, "init")
-        ok(repo, "adopt", "a.md#Keep", "--words", "the doc")
-        commit_all(repo, "adopt")
-        pid = captured_proposal(repo, EDITED)
-        age_files(repo)
-        hand_over(repo)
+        repo, bin_dir, pid = proposal_handed_over(folder, "moved-on")
         first = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
         assert first.returncode == 0 and "[-kept-]{+edited+} words" in first.stdout, first
         done = run_as_user(repo, f"{move} && git add -A && git commit -qm 'moved on'", bin_dir)
