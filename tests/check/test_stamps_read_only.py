@@ -1,13 +1,15 @@
-"""The stat cache's stamp file in a ``.git/forest`` this user may not write, as a user
-who is not root meets it (tests/helpers/unprivileged.py).
+"""The stamp files of a read in a ``.git/forest`` this user may not write, as a user who
+is not root meets it (tests/helpers/unprivileged.py).
 
-A working-tree read takes the stat cache's racy-clean stamp before it stats and reads
-a file (the mtime of ``cache/.stamp``, written then; custody/statcache.py
-``StatCache.stamp``). Where the cache folder may not be written, no stat cache can be
-saved, so nothing the stamp dates can be remembered: a read (``forest check``,
-``forest status``) leaves every file of ``.git/forest`` as it was, byte for byte and
-mtime for mtime, even the stamp file the user still owns (before: rewritten with the
-process id by every read).
+A working-tree read takes two filesystem stamps before it reads anything, each the mtime
+of a file written then: the verdict's (``cache/.verdict-stamp``, custody/verdict.py
+``stamp``), so what it remembers afterwards (a clean verdict, the contests, the binding
+map) is never racily clean, and the stat cache's (``cache/.stamp``, custody/statcache.py
+``StatCache.stamp``), which dates the sizes and hashes it keeps. Where the folders may
+not be written, nothing either dates can be remembered, so no stamp is taken: a read
+(``forest check``, ``forest status``) leaves every file of ``.git/forest`` as it was,
+byte for byte and mtime for mtime, even a stamp file the user still owns (before: each
+was rewritten with the process id by every read).
 """
 
 from __future__ import annotations
@@ -36,16 +38,14 @@ def _held(repo: Path) -> dict[str, tuple[str, int]]:
     return {name: (digest, (repo / name).stat().st_mtime_ns) for name, digest in digests.items()}
 
 
-def test_statcache_stamp_state_folder_read_only_read_leaves_it_accepted(
-    place: tuple[Path, Path],
-) -> None:
+def _read_leaves_state(place: tuple[Path, Path], stamp: str) -> None:
     base, bin_dir = place
-    repo = handed_copy(base, "statstamp")
+    repo = handed_copy(base, stamp.strip(".").replace("-", ""))
     done = run_as_user(repo, "printf '# Doc\\n\\nThe sky is green.\\n' > doc.md", bin_dir)
     assert done.returncode == 0, done.stderr
     assert run_as_user(repo, "forest check", bin_dir).returncode == 1  # stamps written
     state = repo / ".git" / "forest"
-    probe = state / "cache" / ".stamp"
+    probe = state / "cache" / stamp
     assert probe.is_file() and probe.stat().st_uid == os.stat(repo).st_uid
     for folder in (state, state / "cache"):
         folder.chmod(0o555)
@@ -60,3 +60,15 @@ def test_statcache_stamp_state_folder_read_only_read_leaves_it_accepted(
     finally:
         for folder in (state, state / "cache"):
             folder.chmod(0o755)
+
+
+def test_verdict_stamp_state_folder_read_only_read_leaves_it_accepted(
+    place: tuple[Path, Path],
+) -> None:
+    _read_leaves_state(place, ".verdict-stamp")
+
+
+def test_statcache_stamp_state_folder_read_only_read_leaves_it_accepted(
+    place: tuple[Path, Path],
+) -> None:
+    _read_leaves_state(place, ".stamp")
