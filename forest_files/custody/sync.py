@@ -65,18 +65,23 @@ def _refuse_links(directory: str, rel: str, keep: Container[str] = ()) -> None:
     """Refuse a symlink in ``directory`` (at ``rel`` under the ledger) or anywhere
     under a folder of it not named in ``keep`` (the ledger's own folders: listed by
     the caller, or, a prefix folder of ``bodies``, not at all: 256 listings a sync
-    does not pay; a link in place of one is refused before, by ledger_dirs.py)."""
-    try:
-        entries = list(os.scandir(directory))
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for e in entries:
-        if e.name in keep:
+    does not pay; a link in place of one is refused before, by ledger_dirs.py). A
+    stray folder is walked whole with a list of folders still to list, not by
+    recursion: a tree nested deeper than Python's recursion limit is walked too."""
+    todo = [(directory, rel, keep)]
+    while todo:
+        folder, at, skip = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except (FileNotFoundError, NotADirectoryError):
             continue
-        if e.is_symlink():
-            raise LinkedEntry(rel + e.name, e.path)
-        if e.is_dir(follow_symlinks=False):  # a stray folder: walked whole
-            _refuse_links(e.path, f"{rel}{e.name}/")
+        for e in entries:
+            if e.name in skip:
+                continue
+            if e.is_symlink():
+                raise LinkedEntry(at + e.name, e.path)
+            if e.is_dir(follow_symlinks=False):  # a stray folder: walked whole
+                todo.append((e.path, f"{at}{e.name}/", ()))
 
 
 def segment_names(ledger_dir: Path) -> list[str]:
