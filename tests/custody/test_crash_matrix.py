@@ -22,12 +22,8 @@ from forest_files.kernel.paths import GITATTRIBUTES_LINE
 from tests.helpers.crash import (
     Scenario,
     assert_recovers,
-    command,
-    copy,
-    events,
+    crash_everywhere,
     forest,
-    settle,
-    spread,
     template,
 )
 from tests.helpers.git import commit_all, git, write
@@ -154,17 +150,7 @@ MOST = 20
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_crash_at_every_change_recovers(tmp_path: Path, name: str) -> None:
-    scenario = SCENARIOS[name]
-    built = template(tmp_path, scenario)
-    baseline = copy(built, tmp_path / "baseline")
-    changes = events(baseline, command(baseline, scenario))
-    expected = settle(baseline, scenario)
-    for at in spread(len(changes), MOST):
-        trial = copy(built, tmp_path / f"crash-{at}")
-        try:
-            assert_recovers(trial, scenario, at, expected)
-        except AssertionError as exc:
-            raise AssertionError(f"{name} killed at change {at}: {changes[at]}") from exc
+    crash_everywhere(tmp_path, name, SCENARIOS[name], MOST)
 
 
 # -- the fast lane: one crash of each fault the matrix found, and its representative ----

@@ -27,11 +27,9 @@ from tests.helpers.crash import (
     assert_recovers,
     command,
     copy,
+    crash_everywhere,
     crashed,
-    events,
     forest,
-    settle,
-    spread,
     template,
 )
 from tests.helpers.forgetting import holding
@@ -183,17 +181,7 @@ MOST = 12
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_crash_at_every_change_recovers(tmp_path: Path, name: str) -> None:
-    scenario = SCENARIOS[name]
-    built = template(tmp_path, scenario)
-    baseline = copy(built, tmp_path / "baseline")
-    changes = events(baseline, command(baseline, scenario))
-    expected = settle(baseline, scenario)
-    for at in spread(len(changes), MOST):
-        trial = copy(built, tmp_path / f"crash-{at}")
-        try:
-            assert_recovers(trial, scenario, at, expected)
-        except AssertionError as exc:
-            raise AssertionError(f"{name} killed at change {at}: {changes[at]}") from exc
+    crash_everywhere(tmp_path, name, SCENARIOS[name], MOST)
 
 
 # -- the fast lane: one crash of each fault the matrix found, and its representative ----

@@ -266,3 +266,18 @@ def assert_recovers(
     user_files_kept(trial, scenario)
     settled = settle(trial, scenario)
     assert expected is None or settled == expected, (settled, expected)
+
+
+def crash_everywhere(tmp_path: Path, name: str, scenario: Scenario, most: int) -> None:
+    """``scenario`` killed at ``most`` of its changes (``spread``), each in a fresh copy
+    of its template, every one judged against what the run never killed settled to."""
+    built = template(tmp_path, scenario)
+    baseline = copy(built, tmp_path / "baseline")
+    changes = events(baseline, command(baseline, scenario))
+    expected = settle(baseline, scenario)
+    for at in spread(len(changes), most):
+        trial = copy(built, tmp_path / f"crash-{at}")
+        try:
+            assert_recovers(trial, scenario, at, expected)
+        except AssertionError as exc:
+            raise AssertionError(f"{name} killed at change {at}: {changes[at]}") from exc
