@@ -4,12 +4,13 @@ What every clone of a commit gets is decided by the ``.gitattributes`` files the
 holds; ``$GIT_DIR/info/attributes`` and ``core.attributesFile`` are this machine's and
 go with no clone. ``git check-attr --source`` (git 2.40) would read a commit's files
 but still this machine's two; so git is asked in a throwaway git directory of its own
-(``HEAD``, ``objects/``, ``refs/``: no ``info/attributes``), reaching the repository's
-objects as an alternate, ``core.attributesFile`` pointed at nothing, with ``--cached``
-and an index that holds only what is asked: the git index itself (``GIT_INDEX_FILE``
-kept for a hook), or, for a commit, a temporary one holding the commit's
-``.gitattributes`` files along the asked paths (``git ls-tree``, then ``git
-update-index --index-info``). Git itself matches the patterns and macros.
+(``HEAD``, ``objects/``, ``refs/``: no ``info/attributes``; a ``config`` naming the
+repository's object format, or git would read a SHA-256 repository's ids and index as
+SHA-1's), reaching the repository's objects as an alternate, ``core.attributesFile``
+pointed at nothing, with ``--cached`` and an index that holds only what is asked: the
+git index itself (``GIT_INDEX_FILE`` kept for a hook), or, for a commit, a temporary
+one holding the commit's ``.gitattributes`` files along the asked paths (``git
+ls-tree``, then ``git update-index --index-info``). Git itself matches the patterns and macros.
 
 Stores: the throwaway git directory, in a private temporary folder of the work tree's
 git directory, removed before returning.
@@ -19,7 +20,7 @@ Returns: ``committed_attributes`` — path -> attribute -> value ("set", "unset"
 path -> attribute -> the committed ``.gitattributes`` whose line gives it (the same
 check-attr, asked with the files of each depth added in turn). A ``.gitattributes``
 that is a symbolic link is no rule file, as git reads none.
-Test: tests/check/test_checkout_rewrite_commit.py
+Test: tests/check/test_checkout_rewrite_commit.py, tests/gitio/test_sha256_repo.py
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ from forest_files.kernel.state import git_dirs, worktree_dir
 
 INDEX = "index"  # the git index as the source (else a commit id)
 _BATCH = 500  # .gitattributes paths per ls-tree
+# The throwaway's config: the repository's object format (``sha1`` or ``sha256``),
+# which git reads only from a repository format 1's ``extensions``.
+_CONFIG = b"[core]\n\trepositoryformatversion = 1\n[extensions]\n\tobjectformat = %s\n"
 
 
 def committed_attributes(
@@ -148,11 +152,13 @@ def _throwaway(repo: Path) -> Iterator[tuple[Path, dict[str, str]]]:
     import tempfile  # only when asked: a hook with no .gitattributes staged never is
 
     common = git_dirs(repo)[1]
+    form = run_git(repo, ["rev-parse", "--show-object-format"]).stdout.strip()
     with tempfile.TemporaryDirectory(prefix=".attr-", dir=worktree_dir(repo)) as tmp:
         fake = Path(tmp)
         for sub in ("objects", "refs"):
             (fake / sub).mkdir()
         (fake / "HEAD").write_text("ref: refs/heads/attributes\n")
+        (fake / "config").write_bytes(_CONFIG % form)
         env = {
             "GIT_DIR": str(fake),
             "GIT_ALTERNATE_OBJECT_DIRECTORIES": _alternates(common),
