@@ -10,10 +10,11 @@ Refuses: a ``GIT_INDEX_FILE`` kept for a hook that names no file (a shell's
 export); maps git's failures to NotARepo (naming GIT_CEILING_DIRECTORIES when it
 stopped git short of a work tree above) / GitFailed (a partial
 clone's object its promisor remote cannot give: one line naming that remote; a
-boolean variable exported as what git cannot read: gitio/discovery.py's line).
+boolean variable exported as what git cannot read: gitio/discovery.py's line; a
+repository another user owns: gitio/ownership.py's line).
 Returns: decoded stdout (bytes or str), NUL-split records.
 Test: tests/gitio/test_gitio.py, tests/gitio/test_partial_clone.py,
-tests/gitio/test_user_repo_vars.py
+tests/gitio/test_user_repo_vars.py, tests/gitio/test_dubious_ownership.py
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from forest_files.gitio.discovery import unreadable_boolean
+from forest_files.gitio.ownership import dubious_ownership
 from forest_files.kernel.errors import ForestError
 
 # Variables that tie a git process to one particular repository. Inherited
@@ -198,9 +200,9 @@ def run_git(
             raise NotARepo(_not_a_repo(repo))
         if "from promisor remote" in err:
             raise _out_of_reach(repo, args[0], err, proc.returncode)
-        unreadable = unreadable_boolean(err)
-        if unreadable is not None:  # git's own words kept in ``stderr``, as below
-            failed = GitFailed(unreadable, returncode=proc.returncode)
+        said = unreadable_boolean(err) or dubious_ownership(err)
+        if said is not None:  # git's own words kept in ``stderr``, as below
+            failed = GitFailed(said, returncode=proc.returncode)
             failed.stderr = err
             raise failed
         raise GitFailed(f"git {args[0]} failed", stderr=err, returncode=proc.returncode)

@@ -1,0 +1,125 @@
+"""A repository another user owns: git refuses it ("detected dubious ownership") until
+``safe.directory`` names it.
+
+Every door said git's three lines run together, ``git rev-parse failed: fatal: …
+call: git config --global --add safe.directory PATH``; for a path holding a newline or
+a byte that is not UTF-8 the command came out naming another path (a space, the four
+characters ``\\xe9``), and pasted it trusted a directory that is not this one: git still
+refused. Now one ``forest:`` line names the repository and the command, its path quoted
+as every route's is (gitio/ownership.py); pasted, git opens the repository. Run as
+``nobody`` on a repository root made (tests/helpers/unprivileged.py), and as root on
+one ``nobody`` owns; the refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from forest_files.gitio.ownership import dubious_ownership
+from tests.helpers.git import pasted
+from tests.helpers.lanes import lanes
+from tests.helpers.unprivileged import (
+    NOBODY,
+    adopted_place,
+    as_root,
+    handed_copy,
+    run_as_user,
+)
+
+NAMES = {"quote": "my repo's", "not-utf8": "caf\udce9", "newline": "nl\nrepo"}
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    if not as_root():
+        pytest.skip("only root can make a repository another user owns")
+    with adopted_place({"doc.md": "# Doc\n\nThe sky is blue.\n"}, "doc.md") as made:
+        yield made
+
+
+def _files(root: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file and folder under ``root`` (``.git`` too): its mode and bytes."""
+    out = {}
+    for path in sorted([root, *root.rglob("*")]):
+        st = path.lstat()
+        out[str(path)] = (st.st_mode, path.read_bytes() if path.is_file() else b"")
+    return out
+
+
+def _config_home(base: Path) -> Path:
+    """A global git config file the unprivileged user may write (none yet)."""
+    home = base.parent / "home"
+    home.mkdir(exist_ok=True)
+    os.chown(home, NOBODY, NOBODY)
+    config = home / "gitconfig"
+    config.unlink(missing_ok=True)
+    return config
+
+
+def _command(said: str) -> str:
+    """The command the refusal names, between its backticks."""
+    assert said.count("`") == 2, said
+    return said.split("`")[1]
+
+
+@pytest.mark.parametrize("case", lanes(sorted(NAMES), fast={"newline"}))
+def test_repo_of_another_user_refused_trust_pasted_recovers(
+    place: tuple[Path, Path], case: str
+) -> None:
+    base, bin_dir = place
+    repo = handed_copy(base, NAMES[case], hand=False)  # root's: another user's to nobody
+    config = _config_home(base)
+    before = _files(repo)
+    done = run_as_user(repo, f"GIT_CONFIG_GLOBAL={config} forest check", bin_dir)
+    said = done.stderr + done.stdout
+    assert done.returncode == 1, said
+    assert said.count("\n") == 1 and said.startswith("forest: git refuses the repository"), said
+    assert "safe.directory" in said and "Traceback" not in said, said
+    assert _files(repo) == before and not config.exists()
+    trust = _command(said)
+    assert trust.startswith("git config --global --add safe.directory "), trust
+    typed = f"GIT_CONFIG_GLOBAL={config} bash -c {shlex.quote(trust)}"
+    assert run_as_user(repo, typed, bin_dir).returncode == 0
+    opened = run_as_user(repo, f"GIT_CONFIG_GLOBAL={config} git rev-parse --git-dir", bin_dir)
+    assert opened.returncode == 0, opened.stderr
+
+
+def test_repo_of_unprivileged_user_as_root_refused_trust_pasted_recovers(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The reverse: root's ``forest check --staged`` in a repository ``nobody`` owns."""
+    base, _ = place
+    repo = handed_copy(base, "nobody's repo")
+    env = {"GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig")}
+    before = _files(repo)
+    done = pasted(repo, "forest check --staged", env=env)
+    said = done.stderr + done.stdout
+    assert done.returncode == 1 and said.startswith("forest: git refuses the repository"), said
+    assert said.count("\n") == 1 and _files(repo) == before, said
+    assert pasted(repo, _command(said), env=env).returncode == 0
+    assert pasted(repo, "forest check --staged", env=env).returncode == 0
+
+
+def test_dubious_ownership_owners_report_detected() -> None:
+    """git 2.40 and later put the owners between the first line and the advice: the
+    path is still read whole (here one holding ``'`` and a newline), and the command
+    names it, pasted into bash."""
+    path = "/srv/a'\nb"
+    err = (
+        f"fatal: detected dubious ownership in repository at '{path}'\n"
+        f"'{path}' is owned by:\n\troot (0)\nbut the current user is:\n\tada (1000)\n"
+        "To add an exception for this directory, call:\n\n"
+        "\tgit config --global --add safe.directory '/srv/a'\\''\nb'\n"
+    )
+    said = dubious_ownership(err)
+    assert said is not None and "repository at /srv/a'\\x0ab: another user" in said, said
+    word = _command(said).removeprefix("git config --global --add safe.directory ")
+    echoed = subprocess.run(["bash", "-c", f"printf %s {word}"], capture_output=True, check=True)
+    assert echoed.stdout.decode() == path
+    assert dubious_ownership("fatal: not a git repository (or any of the parent") is None
