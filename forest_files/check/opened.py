@@ -10,8 +10,9 @@ working tree (through ``Repository``) or the view of a git source.
 Refuses: what opening that store refuses (``Repository.synced``); rows in a folder
 this user may not write with a ``-wal`` beside them (``reader``: the fix, never none).
 Returns: a handle to close (or use as a context manager): bindings, grounds, the
-content they are judged against, the store and a read-only reader of its rows (and
-``held_before`` and ``bound_in``: the binding history, read there).
+content they are judged against, the store and a read-only reader of its rows (its
+file: ``rows_file``; and ``held_before`` and ``bound_in``: the binding history, read
+there).
 Test: tests/check/test_opening.py, tests/check/test_check_evidence.py,
 tests/check/test_history_read_only_state.py
 """
@@ -125,6 +126,18 @@ class Custody:
         """The working tree's repository once ``store()`` opened it; None for a view."""
         return self._repo
 
+    def rows_file(self) -> str:
+        """The file of the rows the grounds came from: the view of a git source, the
+        working tree's index (``woods.db``) otherwise; it may not be there."""
+        from pathlib import Path
+
+        from forest_files.kernel.paths import INDEX_NAME
+        from forest_files.kernel.state import worktree_path
+
+        if self.view is not None:
+            return str(self.view)
+        return str(Path(worktree_path(str(self.root), create=False)) / INDEX_NAME)
+
     def reader(self) -> sqlite3.Connection | None:
         """A read-only connection to the rows the grounds came from, without opening the
         repository (no git call, no sync); None when there is none to read. In a folder
@@ -134,13 +147,7 @@ class Custody:
         import sqlite3
         from pathlib import Path
 
-        from forest_files.kernel.paths import INDEX_NAME
-        from forest_files.kernel.state import worktree_path
-
-        if self.view is not None:
-            db = self.view
-        else:
-            db = Path(worktree_path(str(self.root), create=False)) / INDEX_NAME
+        db = self.rows_file()
         uri = Path(db).absolute().as_uri()
         try:
             conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)

@@ -8,12 +8,15 @@ Returns: a ``CheckReport``: ``worktree`` (the working tree against the
 synced index), ``index`` (every binding of the staged ledger against the
 staged files; the pre-commit hook asks staged.py, which judges only what the
 staged change can have moved), or a commit (its tree against its own ledger).
-Coverage (files/coverage.py, forest.toml's ``[require]`` at the same source)
-adds ``unbound`` findings: failures for the working tree and a commit,
-warnings for the index (a draft may be committed).
+An index there that cannot be read leaves the findings judged, each saying
+why its adopter is unknown (adopter_unknown.py). Coverage (files/coverage.py,
+forest.toml's ``[require]`` at the same source) adds ``unbound`` findings:
+failures for the working tree and a commit, warnings for the index (a draft
+may be committed).
 Test: tests/doors/test_doors.py, tests/check/test_coverage.py,
 tests/check/test_staged_check_listed_once.py,
-tests/check/test_rebound_texts_no_index.py, tests/doors/test_watch_unreadable_contests.py
+tests/check/test_rebound_texts_no_index.py, tests/doors/test_watch_unreadable_contests.py,
+tests/check/test_adopter_unreadable_index.py
 """
 
 from __future__ import annotations
@@ -66,6 +69,7 @@ def run_check(
 def _worktree(
     root: Path, paths: tuple[str, ...], diffs: bool, without: tuple[str, ...]
 ) -> CheckReport:
+    from forest_files.check.adopter_unknown import store_or_none
     from forest_files.check.apart import no_binding, rest
     from forest_files.check.coverage import in_source
     from forest_files.check.engine import check_all
@@ -109,7 +113,10 @@ def _worktree(
             named = _named(custody, findings, parsed)
             extra = _named(custody, unbound) if unbound else ()
             return CheckReport("worktree", content.name, named, extra)
-        store = custody.store()  # who adopted, and the ground text of a diff
+        store = store_or_none(custody)  # who adopted, and the ground text of a diff
+        if store is None:  # an index this user may not read: the findings, no diffs
+            extra = _named(custody, unbound) if unbound else ()
+            return CheckReport("worktree", content.name, _named(custody, findings, parsed), extra)
         items = explain(findings, root=root, source="worktree", conn=store.conn, documents=parsed)
         extra = explain(unbound, root=root, source="worktree", conn=store.conn)
         report = CheckReport("worktree", content.name, items, extra)
@@ -128,11 +135,12 @@ def _named(
     index a diff opens too) is asked instead; no other finding opens it."""
     import sqlite3
 
+    from forest_files.check.adopter_unknown import noted, rows_of, unread_reason
     from forest_files.check.explain import explain
     from forest_files.check.finding import has_reason
 
     root, source = Path(custody.root), "worktree"
-    conn = custody.reader()
+    conn, unread = rows_of(custody)  # unread: why a file there cannot be read, said on each
     if conn is None:
         if any(f.kind == "contested" and has_reason(f, "rebound-twice") for f in findings):
             from forest_files.kernel.errors import ForestError
@@ -140,13 +148,15 @@ def _named(
             try:
                 store = custody.store()
             except (ForestError, sqlite3.Error, OSError):  # a store that cannot be opened
-                return explain(findings, root=root, source=source, documents=documents)
+                found = explain(findings, root=root, source=source, documents=documents)
+                return noted(found, unread)
             return explain(findings, root=root, source=source, conn=store.conn, documents=documents)
-        return explain(findings, root=root, source=source, documents=documents)
+        return noted(explain(findings, root=root, source=source, documents=documents), unread)
     try:
         return explain(findings, root=root, source=source, conn=conn, documents=documents)
-    except sqlite3.Error:
-        return explain(findings, root=root, source=source, documents=documents)
+    except sqlite3.Error as exc:  # rows that went away meanwhile, or a damaged file
+        found = explain(findings, root=root, source=source, documents=documents)
+        return noted(found, unread_reason(custody.rows_file(), exc))
     finally:
         conn.close()
 
