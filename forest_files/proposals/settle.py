@@ -20,12 +20,15 @@ alike: only the worktree that saw the rename closes one (``rebinds.db`` schema
 Where this user may not write the files (``writable``: a read-only state folder, a
 second user reading someone's clone), nothing is settled: a listing, ``proposal
 show`` and ``watch status`` read them read-only (``open_read_only``,
-``proposal_store``) and the first two say that nothing was closed.
+``proposal_store``) and the first two say that nothing was closed; ``proposal show``
+says the status the closing would record (``left_behind``), as the writing door says
+it, and names the closing it cannot write.
 Refuses: nothing; a binding the findings do not name is left as it is.
-Returns: the proposals closed, with why (``settled``); whether the files may be
-written; the open proposals read read-only; the proposals file to show one from.
+Returns: the proposals closed, with why (``settled``); how one would be closed, nothing
+written (``left_behind``); whether the files may be written; the open proposals read
+read-only; the proposals file to show one from.
 Test: tests/proposals/test_settle.py, tests/proposals/test_list_read_only.py,
-tests/proposals/test_show_status_read_only.py
+tests/proposals/test_show_status_read_only.py, tests/proposals/test_show_moved_on.py
 """
 
 from __future__ import annotations
@@ -63,6 +66,35 @@ def _verdict(p: Proposal, f: Finding, restoring: bool) -> tuple[str, str] | None
     if f.kind == "clean" and f.ground == p.derived_from and p.source == "watch" and not restoring:
         return "discarded", "back at ground"
     return None
+
+
+def left_behind(root: Path, p: Proposal, worktree: str) -> tuple[Proposal, str] | None:
+    """How ``settle`` would close ``p`` now (judged in ``worktree``, the one it was
+    captured in), nothing written: ``p`` as the closing leaves it (its status, the
+    ground it became, a discarded one's text gone) and why; None when it stays open, or
+    when no check can run without writing (an index not in step: said as recorded).
+    What a read-only door says of a proposal it cannot close (``proposal show``), so
+    that it says what the writing door records."""
+    from dataclasses import replace
+
+    if p.status != "open" or p.worktree not in (None, worktree):
+        return None
+    from forest_files.check.path import run_check
+    from forest_files.kernel.errors import ForestError
+
+    try:
+        report = run_check(root, "worktree")  # the check settle_now judges by
+    except ForestError:  # no check without a write here (an index not in step): as recorded
+        return None
+    found = {r.finding.binding: r.finding for r in (*report.items, *report.extra)}
+    f = found.get(p.binding)
+    verdict = None if f is None else _verdict(p, f, _policy(root)(p.path) == "restore")
+    if f is None or verdict is None:
+        return None
+    status, why = verdict
+    if status == "adopted":
+        return replace(p, status=status, adopted_as=f.ground), why
+    return replace(p, status=status, text=None), why
 
 
 def settle(root: Path, findings: Iterable[Finding]) -> list[Settled]:

@@ -21,7 +21,11 @@ words come from the ledger's body file the in-step binding map names (``ground_o
 or the index's erased marker for a ground an erase removed, and a ground superseded
 or sealed since from the ledger alone, nothing written; an index not in step is refused
 as a sync is, in one line; a sealed ground is ``[sealed]`` and a ground's body file the
-ledger lacks refused, by both doors alike (proposals/ground_words.py).
+ledger lacks refused, by both doors alike (proposals/ground_words.py). A proposal the
+text left behind (superseded, or back at ground) is shown there as the writing door's
+closing leaves it (``shown_proposal``: status, a discarded text gone), both doors saying
+one status, with the note naming the show that closes it where it may be written
+(``settled_note``).
 Test: tests/proposals/test_proposals.py, tests/proposals/test_show_text_read_only.py,
 tests/proposals/test_show_erased_ground.py, tests/proposals/test_show_ground_damaged.py,
 tests/proposals/test_show_moved_on.py, tests/proposals/test_rebinds.py,
@@ -32,8 +36,18 @@ tests/proposals/test_settle.py, tests/doors/test_printed_where_typed.py
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from forest_files.custody.proposals import Proposal
+
+
+class Shown(NamedTuple):
+    """A proposal as a show says it, its earlier versions counted, and why it is
+    settled where the show could not close it (``None``: as recorded)."""
+
+    proposal: Proposal
+    versions: int
+    why: str | None
 
 
 def facts(p: Proposal, versions: int) -> list[str]:
@@ -108,18 +122,48 @@ def diff_lines(
     return bounded([*head, *notes], p.id)
 
 
-def show_lines(
-    root: Path, pid: str, *, full: bool = False, colour: bool = False, write: bool = True
-) -> list[str]:
-    """``forest proposal show``: the facts, then the diff, bounded unless ``full``; the
-    file opened read-only unless ``write`` (proposals/settle.py ``proposal_store``)."""
-    from forest_files.proposals.settle import proposal_store
+def shown_proposal(root: Path, pid: str, *, write: bool = True) -> Shown:
+    """The proposal ``pid`` as ``forest proposal show`` says it: the file opened
+    read-only unless ``write`` (proposals/settle.py ``proposal_store``); not ``write``,
+    as the closing the writing door makes would leave it (``left_behind``: its status,
+    a discarded one's text and earlier versions gone), nothing written."""
+    from forest_files.proposals.settle import left_behind, proposal_store
 
     with proposal_store(root, pid, write=write) as store:
         p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
-    diff = diff_lines(root, p, full=full, colour=colour, write=write)
-    return [*facts(p, versions), "", *diff]
+        worktree = store.worktree
+    settled = None if write else left_behind(root, p, worktree)
+    if settled is None:
+        return Shown(p, versions, None)
+    closed, why = settled
+    kept = versions if closed.text is not None else 0  # a discard keeps none
+    return Shown(closed, kept, why)
+
+
+def show_lines(
+    root: Path, seen: Shown, *, full: bool = False, colour: bool = False, write: bool = True
+) -> list[str]:
+    """``forest proposal show``: the facts of ``seen`` (``shown_proposal``), then the
+    diff, bounded unless ``full``; ground's words read without writing unless ``write``."""
+    diff = diff_lines(root, seen.proposal, full=full, colour=colour, write=write)
+    return [*facts(seen.proposal, seen.versions), "", *diff]
+
+
+def settled_note(root: Path, seen: Shown) -> str:
+    """The note of a show where the proposals files may not be written, of a proposal
+    the text left behind (``seen.why``): it is settled, and where it may be written,
+    the command that closes it (this door cannot)."""
+    from forest_files.kernel.shellword import forest_text, shell_word
+    from forest_files.kernel.state import shared_dir
+
+    folder = shell_word(str(shared_dir(root, create=False)))
+    show = forest_text("proposal", "show", seen.proposal.id)
+    return (
+        f"forest: note: nothing was changed: proposal {seen.proposal.id} is settled "
+        f"({seen.why}), but {folder} may not be written here, so it is still recorded "
+        f"as open; `{show}` where it may be written closes it"
+    )
 
 
 # Lines of a diff ``forest proposal show`` prints without --full: a proposal's text may

@@ -8,7 +8,10 @@ or superseded: doors/review/closing.py); a listing or a show where the proposals
 files may not be written (a read-only ``.git/forest``, another user's clone) reads
 them read-only, closes nothing and says so on stderr (proposals/settle.py
 ``writable``); a show's text form then reads ground's words without writing once the
-index is in step (proposals/view.py ``ground_of``), else is refused in one line.
+index is in step (proposals/view.py ``ground_of``), else is refused in one line, and
+says the status the writing door would record for a proposal the text left behind,
+naming the show that closes it where it may be written (proposals/view.py
+``shown_proposal``, ``settled_note``); ``--json`` is the record as it stands.
 Refuses: ``--words`` of ``proposal adopt`` that are a printed route's placeholder
 (``…``), blank or over their bound, as every recording command does
 (``options.words_given``), before anything is read; ``forest review`` whose
@@ -16,7 +19,8 @@ output is not a terminal refuses, naming the commands to use instead.
 Returns: text, or ``--json`` (ids, selectors, hashes — never proposal text).
 Test: tests/proposals/test_proposals.py, tests/doors/test_review_pty.py,
 tests/proposals/test_list_read_only.py, tests/proposals/test_show_status_read_only.py,
-tests/proposals/test_show_text_read_only.py, tests/doors/test_review_cmd.py
+tests/proposals/test_show_text_read_only.py, tests/doors/test_review_cmd.py,
+tests/proposals/test_show_moved_on.py
 """
 
 from __future__ import annotations
@@ -102,7 +106,7 @@ def show(
     from forest_files.custody.config import load_config
     from forest_files.custody.repository import find_root
     from forest_files.proposals.settle import proposal_store, writable
-    from forest_files.proposals.view import show_lines
+    from forest_files.proposals.view import settled_note, show_lines, shown_proposal
 
     root = find_root(repo)
     load_config(root)  # before `forest init`: refused, no local.db made
@@ -113,19 +117,22 @@ def show(
     from forest_files.proposals.view import rebind_lines
 
     rebind = find(root, pid, read_only=not write)
-    if as_json:  # ids and hashes only: nothing of custody read
+    if as_json:  # ids and hashes only, as recorded: nothing of custody read
         if rebind is not None:
             typer.echo(json.dumps(rebind.as_dict(), sort_keys=True))
             return
         with proposal_store(root, pid, write=write) as store:
             typer.echo(json.dumps(store.get(pid).as_dict(), sort_keys=True))
         return
+    note = unsettled(root)
     if rebind is not None:
         lines = rebind_lines(root, rebind.id, full=full, colour=colour_wanted(), write=write)
     else:
-        lines = show_lines(root, pid, full=full, colour=colour_wanted(), write=write)
+        seen = shown_proposal(root, pid, write=write)
+        lines = show_lines(root, seen, full=full, colour=colour_wanted(), write=write)
+        note = note if seen.why is None else settled_note(root, seen)
     if not write:  # said once shown: a show refused (the index not in step) is one line
-        typer.echo(unsettled(root), err=True)
+        typer.echo(note, err=True)
     typer.echo("\n".join(lines))
 
 
