@@ -8,7 +8,9 @@ judges them (``rest`` names the tree beside the left-out paths); the findings of
 binding are those a whole check gives, but for the bindings left out: a contest of a
 left-out binding's chain is its binding's to say (judged, it names the heads;
 unjudged, it is no contest "bound to no file"), and so is a left-out binding rebound
-on merged branches. Both keep their last verdict in the watcher until read again.
+on merged branches. Both keep their last verdict in the watcher until read again. The
+local state git tracks is judged as a whole check judges it, even where the root's
+listing names no ``.forest`` (a root this user may enter but not list: ``0311``).
 
 Stores: nothing itself (contests.py and localstate.py remember what they found).
 Refuses: nothing.
@@ -16,7 +18,8 @@ Returns: ``rest`` (the paths to judge), ``no_binding`` (the local state git's in
 tracks, and the contests no binding reports), ``beside`` (the contests of a check
 without some paths).
 Test: tests/doors/test_watch_unreadable_contests.py,
-tests/doors/test_watch_unreadable_require.py, tests/doors/test_watch_unreadable.py
+tests/doors/test_watch_unreadable_require.py, tests/doors/test_watch_unreadable.py,
+tests/doors/test_watch_unreadable_local_state.py
 """
 
 from __future__ import annotations
@@ -71,8 +74,11 @@ def no_binding(
     from forest_files.check import contests, localstate
 
     out: list[Finding] = []
-    if localstate.concerns(paths):
-        out += localstate.findings(localstate.in_worktree(str(root)), paths, root=root)
+    # The whole tree but some paths (``left``) holds .forest, whether or not the root's
+    # listing (``rest``) could name it: a root this user may not list names none.
+    if left is not None or localstate.concerns(paths):
+        within = () if left is not None else paths
+        out += localstate.findings(localstate.in_worktree(str(root)), within, root=root)
     found = contests.of_worktree(str(root), before[0], before[1], findings)
     if left is not None:
         return out + beside(found, *left)
