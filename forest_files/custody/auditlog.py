@@ -148,7 +148,7 @@ def _row(event: Event, head: str | None) -> tuple[Any, ...]:
     )
 
 
-def _head(root: Path) -> str | None:
+def head_at(root: Path) -> str | None:
     """HEAD's commit asked of git (one ``rev-parse``); None on an unborn branch or when
     git cannot say (a missing HEAD is not a revision to fetch: no fetch hint asked)."""
     from forest_files import gitio
@@ -189,7 +189,7 @@ class AuditLog:
         """Append every event in one short transaction of its own (``head``: the HEAD
         commit when the caller knows it, as the watcher and the hook do, ``NO_HEAD``
         when it knows there is none, an unborn branch; None: asked of git)."""
-        at = _head(self.root) if head is None else head or None
+        at = head_at(self.root) if head is None else head or None
         rows = [_row(e, at) for e in events]
         try:
             with atomic(self.conn):

@@ -5,7 +5,8 @@ Stores: the index (through ``sync_index`` or a replay of the whole ledger, in
 one transaction); the body files of erased entries deleted (only those an erase
 act of the ledger removes: an erasure the index alone holds deletes nothing), and the purges of
 local copies a forget or a pulled erase still owes (purge.py, pulled.py); a
-``sync``, ``rebuild`` or resumed ``purge`` event in the local audit log.
+``sync``, ``rebuild`` or resumed ``purge`` event in the local audit log, then the records
+a recording killed before its log's commit owed (auditowed.py).
 Refuses: whatever reading the ledger or replaying its acts refuses
 (``LedgerError``; a segment git converted as it checked it out named with the rule's
 file and the fix, a body file that does not hash to its name by its path, with the
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from forest_files.custody import auditlog as audit
-from forest_files.custody import pulled
+from forest_files.custody import auditowed, pulled
 from forest_files.custody.ledger_conversion import with_checkout_note
 from forest_files.custody.replay import replay
 from forest_files.custody.repo_face import Custodian
@@ -64,6 +65,7 @@ def sync(repo: Custodian) -> SyncReport | None:
         )
         event = audit.Event("sync", "ok", "applied", targets=tuple(str(r[0]) for r in rows))
         audit.append_events(repo.root, [replace(event, counts={"acts": count})])
+    auditowed.restore(repo.root, repo.store())  # a recording killed before its record
     return SyncReport(applied=count, rebuilt=False)
 
 
@@ -115,4 +117,5 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
     _finish_erasures(repo, erased_bodies(a.payload for a in snapshot.acts.values()))
     event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
     audit.append_events(repo.root, [event])
+    auditowed.restore(repo.root, store)
     return SyncReport(applied=count, rebuilt=True), snapshot

@@ -2,7 +2,8 @@
 
 Stores: one ledger segment per call (with the bodies it needs) and the index rows
 its acts make, in one transaction; each recorded act, and each refusal (its
-type's code, never its message), in the local audit log.
+type's code, never its message), in the local audit log (an act's record owed beside
+the index from before its segment lands until the log holds it: auditowed.py).
 Refuses: a signature without authority over a path an act touches or the caller names
 (``AuthorityRefused``, naming the path's holders, at most three; an act tied to no
 path is judged over ``**``); a body over ``[policy] max_body_bytes``; everything the
@@ -25,6 +26,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from forest_files.custody import auditlog as audit
+from forest_files.custody import auditowed
 from forest_files.custody.apply import Applied, Applier
 from forest_files.custody.config import ForestConfig, holders_for, may_act
 from forest_files.custody.repo_face import Custodian, Recorded
@@ -107,6 +109,8 @@ def record(
     early: EarlyBodies | None = None
     planned: list[Act] = []
     created: list[Path] = []  # body files this act placed that were not there before
+    owed: Path | None = None  # the marker of the records the log owes until it holds them
+    head = audit.head_at(repo.root)  # HEAD as the acts are recorded: their records'
     try:
         with store.atomic():
             # Started under the write lock: another recorder cannot be placing
@@ -128,6 +132,10 @@ def record(
                     repo.authorize(path, result.act.payload.signer)
                 if not paths:  # tied to no path: judged as one only '**' matches
                     repo.authorize_pathless(result.act)
+            events = [_ceremony(r) for r in results]
+            # Before the segment lands: a kill between it and the log's commit leaves
+            # the act standing and its records owed, restored by the next sync.
+            owed = auditowed.owe(repo.root, events, head)
             try:
                 done = early.finish() if early is not None else frozenset()
                 rest = {h: text for h, text in bodies.items() if h not in done}
@@ -142,6 +150,7 @@ def record(
         # Then its bodies: text nobody adopted must not wait in the ledger for the
         # next `git add`. Only files this act created; one already there is cited.
         take_back(created)
+        auditowed.paid(owed)
         if early is not None:
             early.discard()
         if isinstance(exc, ForestError) and not isinstance(exc, AuthorityRefused):
@@ -152,7 +161,8 @@ def record(
                 signer = planned[0].payload.signer if planned else "local"
                 audit_refusal(repo.root, exc, signer, targets)
         raise
-    audit.append_events(repo.root, [_ceremony(r) for r in results])
+    if audit.append_events(repo.root, events, head=head or audit.NO_HEAD):
+        auditowed.paid(owed)  # else kept: the next sync appends them once the log can be
     return results
 
 
