@@ -88,9 +88,12 @@ def relocate_once(root: Path) -> Relocated | None:
         return None  # the usual case (no .forest, or a new one): one lstat more
     if not any(os.path.lexists(root / rel) for rel in _LEGACY):
         return None  # the usual case: four lstat calls
+    from forest_files.custody.relocate_copy import sweep_kept
+
     tracked = _tracked(root)
     done = Relocated()
     target = shared_dir(root)
+    sweep_kept(target / LEGACY_KEPT)  # a killed run's unused legacy/<n>: that number again
     for rel in (LEGACY_LOCAL_DB, LEGACY_AUDIT_DB):
         group = [rel + suffix for suffix in _SQLITE_SUFFIXES]
         present = [r for r in group if os.path.lexists(root / r)]

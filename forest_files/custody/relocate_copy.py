@@ -9,9 +9,13 @@ the old one's (that very copy, renamed in before the kill that stopped the move,
 a torn copy an older forest-files left) holds nothing the old one lacks: it is no
 taken place (``covered``). An old file that could not be removed after its copy is
 noted in ``relocated.json`` (its size, mtime and inode), so no later run copies it
-again or keeps it under ``legacy/``; the first run that can removes it.
+again or keeps it under ``legacy/``; the first run that can removes it. A run killed
+after it made its ``legacy/<n>`` folder, before a file landed there whole, leaves the
+folder (and a copy's temporary file); the next run sweeps them first (``sweep_kept``),
+so its files go under that same number, never beside an unused folder.
 
-Stores: the copy; ``relocated.json`` in the shared state directory.
+Stores: the copy; ``relocated.json`` in the shared state directory; removes what
+``sweep_kept`` names under ``legacy/``.
 Refuses: nothing (the copy's ``OSError`` is the caller's: custody/relocate.py).
 Returns: the files copied (``place_all``: a database and its journal files, all or
 none); how a place is ``covered``; whether a file was ``moved_before``.
@@ -22,14 +26,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 from pathlib import Path
 
 from forest_files.kernel.cache import replace_atomically, sweep_leftovers
+from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.state import ensure_dir
 
 NOTED = "relocated.json"  # old files copied whose removal failed, by repository path
 _CHUNK = 1 << 20
+_COPYING = re.compile(r".+\.(?P<pid>[0-9]{1,10})\.tmp")  # replace_atomically's temp file
 
 
 def place(source: Path, dest: Path) -> bool:
@@ -70,6 +77,24 @@ def place_all(root: Path, plan: list[tuple[str, Path]], landed: set[str]) -> set
                         os.replace(there, root / back)
             raise
     return {rel for rel, _dest, copied in placed if copied}
+
+
+def sweep_kept(kept: Path) -> None:
+    """What a killed run left under ``legacy/`` (``kept``): the temp files of its copies
+    (their writer gone: kernel/pids.py ``sweep_dead``) and every folder that leaves
+    empty, ``legacy/`` itself too, so a folder it made for files it never placed is
+    not left beside the next run's. A file a run placed there stays, and every folder
+    holding one; a link is never walked."""
+    try:
+        if not stat.S_ISDIR(os.lstat(kept).st_mode):
+            return
+    except OSError:
+        return
+    walked = sorted(os.walk(kept), key=lambda w: -w[0].count(os.sep))  # deepest first
+    for dirpath, _dirs, _files in walked:
+        sweep_dead(dirpath, _COPYING)
+        with contextlib.suppress(OSError):  # not empty: a file a run placed there
+            os.rmdir(dirpath)
 
 
 def covered(source: Path, dest: Path) -> str:

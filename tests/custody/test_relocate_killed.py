@@ -29,6 +29,8 @@ from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.relocate import relocate_once
 from tests.custody.test_relocate import _old_layout
 from tests.helpers.cli import FOREST, forest
+from tests.helpers.crash import crashed
+from tests.helpers.crash import forest as crash_forest
 from tests.helpers.git import git_env
 from tests.helpers.state import shared_state
 
@@ -112,3 +114,57 @@ def test_old_layout_torn_copy_from_older_version_replaced_recovers(tmp_path: Pat
     assert not (state / "legacy").exists()
     with ProposalStore(root) as local:
         assert len(local.open_proposals()) == 1
+
+
+def _taken(root: Path) -> bytes:
+    """The new place of ``.forest/local.db`` taken by another file: the old one goes
+    under ``legacy/<n>/``. Its bytes, whole."""
+    state = shared_state(root)
+    state.mkdir()
+    (state / "local.db").write_bytes(b"another file, not a copy of the old one")
+    return (root / ".forest" / "local.db").read_bytes()
+
+
+def _legacy_files(root: Path) -> list[str]:
+    legacy = shared_state(root) / "legacy"
+    return sorted(p.relative_to(legacy).as_posix() for p in legacy.rglob("*"))
+
+
+def test_old_layout_move_into_legacy_killed_before_its_rename_recovers(tmp_path: Path) -> None:
+    """Killed after it made ``legacy/1`` and before the old ``local.db`` was renamed in
+    (one file system): the next command put it under ``legacy/2`` and left ``legacy/1``
+    empty beside it. Now it sweeps the unused folder first and keeps the file under
+    ``legacy/1``, whole, said once."""
+    root, _kept = _old_layout(tmp_path)
+    whole = _taken(root)
+    crashed(root, ("status",), "os.rename@/.forest/local.db")
+    assert _legacy_files(root) == ["1"]
+    again = crash_forest(root, "status")
+    assert again.returncode == 0, again.stderr
+    assert "legacy/1" in again.stderr and "legacy/2" not in again.stderr
+    assert _legacy_files(root) == ["1", "1/local.db"]
+    assert (shared_state(root) / "legacy" / "1" / "local.db").read_bytes() == whole
+    assert not (root / ".forest" / "local.db").exists()
+
+
+def test_old_layout_copy_into_legacy_killed_before_its_rename_recovers(
+    tmp_path: Path, git_dir_elsewhere: Path
+) -> None:
+    """Across file systems, killed with the copy whole in its temporary file under
+    ``legacy/1`` and not renamed in: the next command copied again under ``legacy/2``,
+    leaving ``legacy/1`` holding the dead run's temporary file (a second copy of the
+    user's proposals) for good. Now that file and folder are swept and the copy lands
+    under ``legacy/1``, once; the old file is removed only after it."""
+    root, _kept = _old_layout(tmp_path)
+    shutil.move(root / ".git", git_dir_elsewhere / "git")
+    (root / ".git").write_text(f"gitdir: {git_dir_elsewhere / 'git'}\n")
+    whole = _taken(root)
+    crashed(root, ("status",), "os.rename@/legacy/1/local.db.")
+    (left,) = [p for p in _legacy_files(root) if p.endswith(".tmp")]
+    assert left.startswith("1/local.db.")
+    assert (root / ".forest" / "local.db").read_bytes() == whole  # the source, whole
+    again = crash_forest(root, "status")
+    assert again.returncode == 0, again.stderr
+    assert _legacy_files(root) == ["1", "1/local.db"]
+    assert (shared_state(root) / "legacy" / "1" / "local.db").read_bytes() == whole
+    assert not (root / ".forest" / "local.db").exists()
