@@ -1,6 +1,7 @@
 """One file of the old layout's move put in its new place, whole or not at all.
 
-A rename where it can be one. Across file systems, a copy written under a temporary
+A rename where it can be one, both its folders fsynced after it (kernel/cache.py
+``fsync_dir``, the one directory fsync). Across file systems, a copy written under a temporary
 name beside its new place and renamed in once complete and fsynced (kernel/cache.py
 ``replace_atomically``: ``NAME.<pid>.tmp``), so a kill at any moment leaves the new
 place empty or whole, never torn; a killed run's temporary file is removed by the
@@ -30,7 +31,7 @@ import re
 import stat
 from pathlib import Path
 
-from forest_files.kernel.cache import replace_atomically, sweep_leftovers
+from forest_files.kernel.cache import fsync_dir, replace_atomically, sweep_leftovers
 from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.state import ensure_dir
 
@@ -46,9 +47,12 @@ def place(source: Path, dest: Path) -> bool:
     ensure_dir(dest.parent)
     try:
         os.replace(source, dest)
-        return False
     except OSError:
         pass
+    else:  # durable, as a copy is: on some file systems a crash could undo the rename
+        fsync_dir(dest.parent)
+        fsync_dir(source.parent)
+        return False
     sweep_leftovers(os.fspath(dest))  # a killed run's copy: its writer is gone
     st = os.stat(source, follow_symlinks=False)
     replace_atomically(os.fspath(dest), source.read_bytes(), fsync=True)
