@@ -20,28 +20,31 @@ alike: only the worktree that saw the rename closes one (``rebinds.db`` schema
 Where this user may not write the files (``writable``: a read-only state folder, a
 second user reading someone's clone), nothing is settled: a listing, ``proposal
 show`` and ``watch status`` read them read-only (``open_read_only``,
-``proposal_store``) and the first two say that nothing was closed; ``proposal show``
-says the status the closing would record (``left_behind``), as the writing door says
-it, and names the closing it cannot write.
+``proposal_store``) and say that nothing was closed; each says of a proposal the text
+left behind the status the closing would record (``left_behind``, judged by one check
+for them all: ``judged``, ``left_read_only``), as the writing door records it, and
+names the closing it cannot write (``settle`` closes by the same judgement).
 Refuses: nothing; a binding the findings do not name is left as it is.
-Returns: the proposals closed, with why (``settled``); how one would be closed, nothing
-written (``left_behind``); whether the files may be written; the open proposals read
+Returns: the proposals closed, with why (``settled``); the findings of one check by
+binding (``judged``); how each would be closed, nothing written (``left_behind``,
+``left_read_only``); whether the files may be written; the open proposals read
 read-only; the proposals file to show one from.
 Test: tests/proposals/test_settle.py, tests/proposals/test_list_read_only.py,
-tests/proposals/test_show_status_read_only.py, tests/proposals/test_show_moved_on.py
+tests/proposals/test_show_status_read_only.py, tests/proposals/test_show_moved_on.py,
+tests/proposals/test_list_settled_read_only.py
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.check.engine import Finding
 from forest_files.custody.proposals import NoSuchProposal, Proposal, ProposalStore
 from forest_files.kernel.paths import LOCAL_DB_NAME
-from forest_files.kernel.state import shared_dir
+from forest_files.kernel.state import shared_dir, worktree_key
 from forest_files.proposals import rebinds
 from forest_files.proposals.rebinds import REBINDS_DB_NAME, Rebind, RebindStore, open_rebinds
 
@@ -68,33 +71,48 @@ def _verdict(p: Proposal, f: Finding, restoring: bool) -> tuple[str, str] | None
     return None
 
 
-def left_behind(root: Path, p: Proposal, worktree: str) -> tuple[Proposal, str] | None:
-    """How ``settle`` would close ``p`` now (judged in ``worktree``, the one it was
-    captured in), nothing written: ``p`` as the closing leaves it (its status, the
-    ground it became, a discarded one's text gone) and why; None when it stays open, or
-    when no check can run without writing (an index not in step: said as recorded).
-    What a read-only door says of a proposal it cannot close (``proposal show``), so
-    that it says what the writing door records."""
-    from dataclasses import replace
-
-    if p.status != "open" or p.worktree not in (None, worktree):
-        return None
+def judged(root: Path) -> dict[str, Finding] | None:
+    """One check of the working tree (the one ``settle_now`` judges by), its findings by
+    binding: what a door that cannot write judges every open proposal by; None when no
+    check can run without writing (an index not in step: each said as recorded)."""
     from forest_files.check.path import run_check
     from forest_files.kernel.errors import ForestError
 
     try:
-        report = run_check(root, "worktree")  # the check settle_now judges by
-    except ForestError:  # no check without a write here (an index not in step): as recorded
+        report = run_check(root, "worktree")
+    except ForestError:
         return None
-    found = {r.finding.binding: r.finding for r in (*report.items, *report.extra)}
-    f = found.get(p.binding)
-    verdict = None if f is None else _verdict(p, f, _policy(root)(p.path) == "restore")
-    if f is None or verdict is None:
-        return None
-    status, why = verdict
-    if status == "adopted":
-        return replace(p, status=status, adopted_as=f.ground), why
-    return replace(p, status=status, text=None), why
+    found = (r.finding for r in (*report.items, *report.extra))
+    return {f.binding: f for f in found if f.binding}
+
+
+def left_behind(
+    root: Path, found: Iterable[Proposal | Rebind], findings: Mapping[str, Finding] | None
+) -> dict[str, tuple[Proposal, str]]:
+    """How ``settle`` closes the text proposals of ``found`` that ``findings`` (by binding:
+    ``judged``, one check for them all) leave behind, nothing written: by id, each as the
+    closing leaves it (its status, the ground it became, a discarded one's text gone) and
+    why. One that stays open, another worktree's (judged where it was captured) and a
+    rebind are left out; all are when ``findings`` is None (no check could run)."""
+    from dataclasses import replace
+
+    if not findings:
+        return {}
+    policy, here = _policy(root), worktree_key(root)
+    done: dict[str, tuple[Proposal, str]] = {}
+    for p in found:
+        if not isinstance(p, Proposal) or p.status != "open" or p.worktree not in (None, here):
+            continue
+        f = findings.get(p.binding)
+        verdict = None if f is None else _verdict(p, f, policy(p.path) == "restore")
+        if f is None or verdict is None:
+            continue
+        status, why = verdict
+        if status == "adopted":
+            done[p.id] = replace(p, status=status, adopted_as=f.ground), why
+        else:
+            done[p.id] = replace(p, status=status, text=None), why
+    return done
 
 
 def settle(root: Path, findings: Iterable[Finding]) -> list[Settled]:
@@ -104,19 +122,11 @@ def settle(root: Path, findings: Iterable[Finding]) -> list[Settled]:
     by_binding = {f.binding: f for f in findings if f.binding}
     if not by_binding:
         return []
-    policy = _policy(root)
     done: list[Settled] = []
-    with ProposalStore(root) as store:
-        for p in store.open_proposals():
-            if p.worktree not in (None, store.worktree):
-                continue  # judged where its text was captured: this copy may differ
-            f = by_binding.get(p.binding)
-            verdict = None if f is None else _verdict(p, f, policy(p.path) == "restore")
-            if f is None or verdict is None:
-                continue
-            status, why = verdict
-            if status == "adopted":
-                closed = store.mark_adopted(p.id, str(f.ground))
+    with ProposalStore(root) as store:  # judged as a read-only door says it (left_behind)
+        for p, why in left_behind(root, store.open_proposals(), by_binding).values():
+            if p.status == "adopted":
+                closed = store.mark_adopted(p.id, str(p.adopted_as))
             else:
                 closed = store.discard(p.id)
             done.append(Settled(closed, why))
@@ -201,6 +211,16 @@ def open_read_only(root: Path) -> list[Proposal | Rebind]:
         with ProposalStore.reading(root) as store:
             found += store.open_proposals()
     return found + open_rebinds(root, read_only=True)
+
+
+def left_read_only(root: Path) -> dict[str, tuple[Proposal, str]]:
+    """Where the proposals files may not be written (``writable``), the open proposals the
+    text left behind, by id, as the closing would leave them (``left_behind``, one check
+    for them all), nothing written; else none (a door that may write closes them)."""
+    if writable(root):
+        return {}
+    found = open_read_only(root)
+    return left_behind(root, found, judged(root)) if found else {}
 
 
 def proposal_store(root: Path, pid: str, *, write: bool) -> ProposalStore:

@@ -127,13 +127,12 @@ def shown_proposal(root: Path, pid: str, *, write: bool = True) -> Shown:
     read-only unless ``write`` (proposals/settle.py ``proposal_store``); not ``write``,
     as the closing the writing door makes would leave it (``left_behind``: its status,
     a discarded one's text and earlier versions gone), nothing written."""
-    from forest_files.proposals.settle import left_behind, proposal_store
+    from forest_files.proposals.settle import judged, left_behind, proposal_store
 
     with proposal_store(root, pid, write=write) as store:
         p = store.checked(pid)  # what is shown is the text its hash names
         versions = store.versions(p.id)
-        worktree = store.worktree
-    settled = None if write else left_behind(root, p, worktree)
+    settled = None if write else left_behind(root, [p], judged(root)).get(p.id)
     if settled is None:
         return Shown(p, versions, None)
     closed, why = settled

@@ -1,8 +1,9 @@
 """``forest proposals`` is a read: as a user who is not root (tests/helpers/unprivileged.py)
-whose ``.git/forest`` is ``0555`` (a read-only state folder, or someone else's clone),
+whose ``.git/forest`` is read-only (a read-only state folder, or someone else's clone),
 it lists the open proposals from files opened read-only, closes nothing, writes
-nothing, and says on stderr that nothing was changed; once the folder may be written,
-the same listing closes the proposal its section left behind, as before.
+nothing, and says on stderr that nothing was changed (and, in text, that the proposal
+its section left behind is settled: tests/proposals/test_list_settled_read_only.py);
+once the folder may be written, the same listing closes it, as before.
 
 Before the fix the listing opened ``local.db`` read-write and settled first: refused,
 exit 1, ``local.db: attempt to write a readonly database; chmod …``, for a read.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.read_only_state import proposal_read_only, state_digests
+from tests.helpers.read_only_state import proposal_read_only, state_digests, state_modes
 from tests.helpers.unprivileged import run_as_user
 
 
@@ -24,16 +25,16 @@ def test_proposals_list_state_folder_read_only_accepted(command: str) -> None:
         done = run_as_user(repo, command, bin_dir)
 
         assert done.returncode == 0, done.stderr
-        assert pid in done.stdout, done.stdout
-        if "--json" in command:
-            assert done.stderr == "", done.stderr
-        else:
-            assert done.stdout.splitlines()[-1] == "1 open proposal(s)", done.stdout
+        if "--json" in command:  # the record as it stands
+            assert pid in done.stdout and done.stderr == "", done.stdout + done.stderr
+        else:  # settled (back at ground), said as the writing door records it
+            assert done.stdout.splitlines()[-1] == "0 open proposal(s)", done.stdout
             (note,) = done.stderr.splitlines()
             assert note.startswith(f"forest: note: nothing was changed: {state} "), note
+            assert f"settled: {pid} discarded for a.md#Title/Keep (back at ground)" in note
         assert state_digests(repo) == before  # nothing written, nothing made
 
-        state.chmod(0o755)
+        state_modes(state, 0o755, 0o644)
         again = run_as_user(repo, "forest proposals", bin_dir)
         assert again.returncode == 0, again.stderr
         assert again.stdout.splitlines()[-1] == "0 open proposal(s)", again.stdout

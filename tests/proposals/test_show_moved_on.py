@@ -16,7 +16,6 @@ closing records, and the read-only door names the show that closes it where it m
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,17 +24,10 @@ import pytest
 
 from tests.helpers.custody import age_files
 from tests.helpers.git import isolate
-from tests.helpers.read_only_state import proposal_handed_over, state_digests
+from tests.helpers.read_only_state import proposal_handed_over, state_digests, state_modes
 from tests.helpers.unprivileged import open_folder, run_as_user
 
 NOTE = "forest: note: nothing was changed: "
-
-
-def _modes(state: Path, folders: int, files: int) -> None:
-    for top, _dirs, names in os.walk(state):
-        os.chmod(top, folders)
-        for name in names:
-            os.chmod(os.path.join(top, name), files)
 
 
 @contextmanager
@@ -74,7 +66,7 @@ def _said(repo: Path, bin_dir: Path, pid: str) -> tuple[list[str], str]:
 def test_proposal_show_ground_superseded_read_only_accepted() -> None:
     with _moved_on(SUPERSEDED) as (repo, bin_dir, pid, _first):
         state = repo / ".git" / "forest"
-        _modes(state, 0o555, 0o444)
+        state_modes(state, 0o555, 0o444)
         before = state_digests(repo)
 
         lines, note = _said(repo, bin_dir, pid)
@@ -84,7 +76,7 @@ def test_proposal_show_ground_superseded_read_only_accepted() -> None:
         (said,) = note.splitlines()
         assert said.startswith(NOTE) and f"proposal {pid} is settled (superseded)" in said, said
         assert f"`forest proposal show {pid}`" in said and "may not be written" in said, said
-        _modes(state, 0o755, 0o644)
+        state_modes(state, 0o755, 0o644)
         writable = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
         assert writable.returncode == 0, writable.stderr  # settled there: closed
         assert f"closed proposal {pid} (a.md#Title/Keep): superseded" in writable.stderr
@@ -96,7 +88,7 @@ def test_proposal_show_ground_superseded_by_its_text_read_only_detected() -> Non
     said alike by both doors; the read-only door names the closing it cannot write."""
     with _moved_on("forest supersede a.md#Keep --words 'taken'") as (repo, bin_dir, pid, _):
         state = repo / ".git" / "forest"
-        _modes(state, 0o555, 0o444)
+        state_modes(state, 0o555, 0o444)
         before = state_digests(repo)
 
         lines, note = _said(repo, bin_dir, pid)
@@ -105,7 +97,7 @@ def test_proposal_show_ground_superseded_by_its_text_read_only_detected() -> Non
         assert lines[0] == f"proposal {pid} adopted for a.md#Title/Keep", lines
         assert "[-kept-]{+edited+} words" in "\n".join(lines), lines  # its text kept
         assert f"proposal {pid} is settled (adopted by supersede)" in note, note
-        _modes(state, 0o755, 0o644)
+        state_modes(state, 0o755, 0o644)
         again, said = _said(repo, bin_dir, pid)
         assert again == lines and "closed proposal" in said, said  # two doors, one status
 
@@ -113,13 +105,13 @@ def test_proposal_show_ground_superseded_by_its_text_read_only_detected() -> Non
 def test_proposal_show_ground_sealed_both_doors_accepted() -> None:
     with _moved_on(SEALED) as (repo, bin_dir, pid, _first):
         state = repo / ".git" / "forest"
-        _modes(state, 0o555, 0o444)
+        state_modes(state, 0o555, 0o444)
         before = state_digests(repo)
 
         shown = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
 
         assert state_digests(repo) == before
-        _modes(state, 0o755, 0o644)
+        state_modes(state, 0o755, 0o644)
         writable = run_as_user(repo, f"forest proposal show {pid}", bin_dir)
         assert writable.returncode == 0 and writable.stderr == "", writable.stderr
         assert "[-[sealed]-]{+## Keep+}" in writable.stdout, writable.stdout

@@ -4,8 +4,11 @@ Stores: nothing itself (``forest_files.doors.watch.daemon`` keeps the lock, pid,
 state and log under ``.git/forest/``; proposals go to ``.git/forest/local.db``).
 Refuses: nothing itself; a second watcher on one repository exits 1.
 Returns: live lines as drift appears and clears (the same blocks ``forest
-check`` prints); ``status`` as text or ``--json`` (selectors and ids, no text).
-Test: tests/doors/test_watch_daemon.py
+check`` prints); ``status`` as text or ``--json`` (selectors and ids, no text). Where
+the proposals files may not be written, the text leaves out the proposals the text left
+behind and says them in the one note ``forest proposals`` says there (proposals/settle.py
+``left_read_only``); ``--json`` is the record as it stands.
+Test: tests/doors/test_watch_daemon.py, tests/proposals/test_list_settled_read_only.py
 """
 
 from __future__ import annotations
@@ -126,14 +129,19 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
 
     Example: forest watch status --json
     """
+    from forest_files.doors.cli.proposal_listing import left_note
     from forest_files.doors.watch.status import status as watch_status
     from forest_files.kernel.shellword import printable
-    from forest_files.proposals.whose import label
+    from forest_files.proposals.settle import left_read_only
 
-    found = watch_status(_stand(repo))
-    if as_json:
+    root = _stand(repo)
+    found = watch_status(root)
+    if as_json:  # the proposals as recorded: nothing judged
         typer.echo(json.dumps(found, sort_keys=True))
         return
+    gone = left_read_only(root)  # where it may not write: said as the listing says them
+    if gone:
+        typer.echo(left_note(root, gone), err=True)
     if not found["running"]:
         typer.echo(
             f"no watcher running; start one with `{forest_text('watch', options=('--detach',))}`"
@@ -156,10 +164,19 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
                 "`forest check` judges the files as they stand now"
             )
     for p in _listed(found["proposals"]):
-        shown = printable(str(p["selector"]))
-        if not p["here"]:  # another worktree's: named, since only that one closes it
-            shown += f" ({label(str(p['worktree']), p['worktree_path'])})"
-        typer.echo(f"proposal {p['id']} {shown}: `{forest_text('proposal', 'show', p['id'])}`")
+        if p["id"] not in gone:
+            typer.echo(_proposal_line(p))
+
+
+def _proposal_line(p: dict[str, Any]) -> str:
+    """One open proposal of ``forest watch status`` and the show that prints it."""
+    from forest_files.kernel.shellword import printable
+    from forest_files.proposals.whose import label
+
+    shown = printable(str(p["selector"]))
+    if not p["here"]:  # another worktree's: named, since only that one closes it
+        shown += f" ({label(str(p['worktree']), p['worktree_path'])})"
+    return f"proposal {p['id']} {shown}: `{forest_text('proposal', 'show', p['id'])}`"
 
 
 def _stand(repo: Path) -> Path:

@@ -4,7 +4,8 @@ state file, daemon.py), and the open proposals, never their text.
 Stores: with no watcher running, where the proposals files may be written, closes the
 proposals the text left behind (doors/review/closing.py), as a watcher would; where
 they may not (proposals/settle.py ``writable``: a read-only state folder, another
-user's clone) they are read read-only and nothing is closed. Nothing is created.
+user's clone) they are read read-only and nothing is closed, each listed as recorded
+(the text door says which are settled: doors/cli/watch_cmd.py). Nothing is created.
 Refuses: nothing of its own (a closing that fails is passed over: a status never
 fails for it).
 Returns: ``status`` (a dict without text; each proposal with the worktree that
