@@ -25,11 +25,12 @@ from tests.helpers.unprivileged import (
     run_as_user,
     script_beside,
 )
+from tests.helpers.watch import RECHECK
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NOTE = "# Note\n\nThe sea is grey.\n"
 
-WATCH = textwrap.dedent(
+WATCH = RECHECK + textwrap.dedent(
     """
     import sys
     from pathlib import Path
@@ -41,9 +42,7 @@ WATCH = textwrap.dedent(
     w.start()
     try:
         w.journal.wait_for(lambda rs: any(r.kind == "reconciled" for r in rs), 60)
-        n = w.journal.counts.get("reconciled", 0)
-        w.collector.hold({}, frozenset({"full"}), 0.0)  # a full recheck, waited for
-        w.journal.wait_for(lambda rs: w.journal.counts.get("reconciled", 0) > n, 60)
+        assert recheck(w)  # a full recheck begun after now, waited for
         for r in w.open_findings():
             print("OPEN", r.finding.kind, r.finding.detail)
         print("PROBLEM", repr(w.problem), w.error_count)

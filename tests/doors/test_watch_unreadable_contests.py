@@ -31,11 +31,12 @@ from tests.helpers.unprivileged import (
     script_beside,
     unprivileged_bin,
 )
+from tests.helpers.watch import RECHECK
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 WORDS = "I adopt these words as written"
 
-WATCH = textwrap.dedent(
+WATCH = RECHECK + textwrap.dedent(
     """
     import json, os, subprocess, sys
     from pathlib import Path
@@ -50,16 +51,6 @@ WATCH = textwrap.dedent(
     def run(*argv):
         return subprocess.run(argv, cwd=root, capture_output=True, text=True, check=False)
 
-    def recheck():  # a full recheck begun after now, and waited for
-        # A reconcile in flight (the merge's own events call for one) began before
-        # now, maybe while doc.md was readable, and may end after now: the first
-        # wait ends with it. The worker judges one batch at a time, so the one the
-        # second wait sees began after the first ended.
-        for _ in range(2):
-            n = w.journal.counts.get("reconciled", 0)
-            w.collector.hold({}, frozenset({"full"}), 0.0)
-            assert w.journal.wait_for(lambda rs: w.journal.counts.get("reconciled", 0) > n, 60)
-
     def watcher_says():
         found = [r.finding for r in w.open_findings() if r.finding.kind == "contested"]
         return sorted([f.path, list(f.candidates)] for f in found)
@@ -69,7 +60,7 @@ WATCH = textwrap.dedent(
         done = run("forest", "check", "--json")
         os.chmod(doc, 0)
         found = json.loads(done.stdout)["findings"]
-        recheck()
+        assert recheck(w)
         said = [f for f in found if f["kind"] == "contested"]
         return sorted([f["path"], f["candidates"]] for f in said)
 
@@ -78,14 +69,14 @@ WATCH = textwrap.dedent(
         print("START", watcher_says(), bool(w.problem))
         merged = run("git", "merge", "-q", "--no-ff", "--no-verify", "--no-edit", "FETCH_HEAD")
         print("MERGE", merged.returncode, merged.stderr.strip())
-        recheck()
+        assert recheck(w)
         said, told = watcher_says(), check_says()
         print("MERGED", said == told, said, bool(w.problem))
         heads = told[0][1] if told else ["", ""]  # the heads forest check names
         pick = ("forest", "resolve", heads[0], "--pick", heads[1], "--words", "C's")
         done = run(*pick)
         print("RESOLVE", done.returncode, done.stderr.strip())
-        recheck()
+        assert recheck(w)
         said = watcher_says()
         print("RESOLVED", said == check_says(), said, bool(w.problem))
     finally:

@@ -27,10 +27,11 @@ from tests.helpers.unprivileged import (
     run_as_user,
     script_beside,
 )
+from tests.helpers.watch import RECHECK
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 
-WATCH = textwrap.dedent(
+WATCH = RECHECK + textwrap.dedent(
     """
     import sys
     from pathlib import Path
@@ -42,10 +43,7 @@ WATCH = textwrap.dedent(
     w.start()
     try:
         w.journal.wait_for(lambda rs: any(r.kind in ("reconciled", "error") for r in rs), 60)
-        for _ in range(2):  # a full recheck begun after the start-up one ended
-            n = w.journal.counts.get("reconciled", 0)
-            w.collector.hold({}, frozenset({"full"}), 0.0)
-            assert w.journal.wait_for(lambda rs: w.journal.counts.get("reconciled", 0) > n, 60)
+        assert recheck(w)  # a full recheck begun after the start-up one ended
         print("OPEN", sorted((r.finding.kind, r.finding.path) for r in w.open_findings()))
     finally:
         w.stop()

@@ -24,11 +24,12 @@ from tests.helpers.unprivileged import (
     run_as_user,
     script_beside,
 )
+from tests.helpers.watch import RECHECK
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NOTE = "# Note\n\nThe sea is grey.\n"
 
-WATCH = textwrap.dedent(
+WATCH = RECHECK + textwrap.dedent(
     """
     import os, sys
     from pathlib import Path
@@ -39,11 +40,6 @@ WATCH = textwrap.dedent(
     w = Watcher(root, WatchSettings(quiet=0.1, ceiling=1.0, grace=0.5, reconcile=3600))
     w.start()
 
-    def recheck():
-        n = w.journal.counts.get("reconciled", 0)
-        w.collector.hold({}, frozenset({"full"}), 0.0)
-        return w.journal.wait_for(lambda rs: w.journal.counts.get("reconciled", 0) > n, 60)
-
     def show(tag):
         found = sorted(f"{r.finding.kind} {r.finding.path}" for r in w.open_findings())
         said = sum("chmod" in e and shut in e for e in w.errors)
@@ -52,10 +48,10 @@ WATCH = textwrap.dedent(
     try:
         w.journal.wait_for(lambda rs: any(r.kind == "reconciled" for r in rs), 60)
         show("START")
-        recheck()
+        assert recheck(w)
         show("AGAIN")
         os.chmod(root / shut, 0o644)
-        recheck()
+        assert recheck(w)
         show("READABLE")
     finally:
         w.stop()
@@ -86,8 +82,8 @@ def test_watch_unreadable_bound_file_require_judged_beside_it_detected(
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
     assert "START ['unbound new.md'] 1 1 True" in out, out  # not withheld for doc.md
-    assert "AGAIN ['unbound new.md'] 2 1 True" in out, out  # counted while it lasts
-    assert "READABLE ['unbound new.md'] 2 1 False" in out, out
+    assert "AGAIN ['unbound new.md'] 3 1 True" in out, out  # both checks of the recheck counted
+    assert "READABLE ['unbound new.md'] 3 1 False" in out, out
 
 
 def test_watch_unreadable_required_file_said_once_others_judged_recovers(
@@ -108,5 +104,5 @@ def test_watch_unreadable_required_file_said_once_others_judged_recovers(
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
     assert "START ['drifted note.md'] 1 1 True" in out, out  # the rest judged, said once
-    assert "AGAIN ['drifted note.md'] 2 1 True" in out, out  # counted, not said again
-    assert "READABLE ['drifted note.md', 'unbound new.md'] 2 1 False" in out, out
+    assert "AGAIN ['drifted note.md'] 3 1 True" in out, out  # counted, not said again
+    assert "READABLE ['drifted note.md', 'unbound new.md'] 3 1 False" in out, out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -78,6 +79,26 @@ def wait_verdict(w: Watcher, kind: str, path: str = "a.md", after: int = 0) -> N
 
 def wait_checks(w: Watcher, n: int) -> None:
     assert w.journal.wait_for(lambda rs: count("check")(rs) >= n, TIMEOUT), w.journal.items()
+
+
+# ``recheck(w)`` for a watcher script another user runs (tests/helpers/unprivileged.py
+# ``run_as_user``): the script begins with it. One ask waits on any reconcile that ends
+# after it, and one in flight (start-up's, or one a merge's own events call for) began
+# before it, maybe before the test changed a file: the first wait may end with that one.
+# The worker judges one batch at a time, so the reconcile the second wait sees began
+# after the first ended. False when a wait timed out.
+RECHECK = textwrap.dedent(
+    """
+    def recheck(w, timeout=60):
+        for _ in range(2):
+            n = w.journal.counts.get("reconciled", 0)
+            w.collector.hold({}, frozenset({"full"}), 0.0)
+            more = lambda rs, n=n: w.journal.counts.get("reconciled", 0) > n
+            if not w.journal.wait_for(more, timeout):
+                return False
+        return True
+    """
+)
 
 
 def checks(w: Watcher) -> int:
