@@ -10,14 +10,17 @@ that is not a string, an ``id`` neither string nor integer): ``-32600`` with the
 line's ``id`` when the one parse read a string or integer there, else null; a request
 for a method MCP has no client request for: ``-32601``; a request whose ``params`` do
 not fit its method's model (a tool name that is a number, arguments that are no
-object): ``-32602``, naming the field. The error message is one ``forest: …`` line
-naming what to send; it never echoes the line, and nothing of the line reaches the log
-or stderr. Dropped, unanswered and unlogged (``IGNORED``): a notification MCP has no
-client notification for, and a response or error (this server sends no request, so
-every one answers nothing it asked).
+object): ``-32602``, naming the field; before the session is opened (``unopened``), a
+request but ``initialize`` or ``ping``: ``-32600``, naming ``initialize``. The error
+message is one ``forest: …`` line naming what to send; it never echoes the line, and
+nothing of the line reaches the log or stderr. Dropped, unanswered and unlogged
+(``IGNORED``): a notification MCP has no client notification for, one but
+``notifications/initialized`` before the session is opened, and a response or error
+(this server sends no request, so every one answers nothing it asked).
 Returns: ``judge(line)`` (the message, the ``Refusal`` to answer, or ``IGNORED``);
+``unopened(message)`` and ``opens(message)`` (what comes before ``initialize``);
 ``Refusal`` (its ``line()``: the JSON-RPC error, written as one line).
-Test: tests/doors/test_mcp_stdio.py
+Test: tests/doors/test_mcp_stdio.py, tests/doors/test_mcp_opening.py
 
 The SDK's session logs, values included, every request and notification whose
 params its models refuse and every response it did not ask for, to stderr: the
@@ -46,6 +49,11 @@ NO_METHOD = (
     "initialize, ping, tools/list, tools/call, resources/list, resources/read"
 )
 BAD_PARAMS = "forest: {method}: {where}: {why}; send the params MCP's schema gives it"
+NOT_OPENED = (
+    "forest: {method} before initialize; send the initialize request first "
+    "(only ping is answered before it)"
+)
+OPENING = frozenset({"initialize", "notifications/initialized"})  # what opens a session
 WHY_CHARS = 120
 
 RequestId = str | int
@@ -90,6 +98,29 @@ def judge(line: bytes | bytearray) -> types.JSONRPCMessage | Refusal | Ignored:
     if isinstance(root, types.JSONRPCNotification):
         return message if _NOTIFICATIONS.get(root.method) and _valid(root) else IGNORED
     return IGNORED  # a response or an error: this server asked nothing
+
+
+def unopened(message: types.JSONRPCMessage) -> Refusal | Ignored | None:
+    """What ``message`` gets before the session is opened (nothing of ``OPENING`` yet
+    passed to it): a request but ``ping`` or ``initialize`` its refusal, a notification
+    but ``notifications/initialized`` ``IGNORED``; None to pass it on. The SDK's
+    session would answer such a request "Invalid request parameters" and log it, and
+    log such a notification with its params, through the root logger (stderr, raw)."""
+    root = message.root
+    if isinstance(root, types.JSONRPCRequest) and root.method not in ("ping", *OPENING):
+        # the method is one of _REQUESTS (judge refused any other): no value echoed
+        return Refusal(types.INVALID_REQUEST, NOT_OPENED.format(method=root.method), root.id)
+    if isinstance(root, types.JSONRPCNotification) and root.method not in OPENING:
+        return IGNORED
+    return None
+
+
+def opens(message: types.JSONRPCMessage) -> bool:
+    """Whether the session is opened once ``message`` reaches it."""
+    root = message.root
+    return isinstance(root, types.JSONRPCRequest | types.JSONRPCNotification) and (
+        root.method in OPENING
+    )
 
 
 def _methods(union: Any) -> dict[str, type[BaseModel]]:

@@ -6,8 +6,9 @@ Stores: nothing.
 Refuses: a line longer than ``MAX_MCP_LINE_BYTES`` before its newline (bounds.py: the
 largest ``propose`` call, every character escaped at its most): ``-32600`` with ``id``
 null, its bytes read on to the newline ``CHUNK`` at a time and dropped, never held
-whole; every line messages.py refuses, with its ``Refusal``. Dropped, unanswered and
-unlogged: a blank line, and what messages.py ignores.
+whole; every line messages.py refuses, with its ``Refusal`` (before the session's
+``initialize``, what ``unopened`` refuses too). Dropped, unanswered and unlogged: a
+blank line, and what messages.py ignores.
 Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
 ``stdio(stdin, stdout)``, an async context of the (read, write) streams the SDK's
 ``Server.run`` takes; it ends when ``stdin`` does (a last line without its newline
@@ -46,7 +47,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 
 from forest_files.doors.mcp.blocking import Blocking, hang_up, is_terminal, stopped, watch_stops
-from forest_files.doors.mcp.messages import Ignored, Refusal, judge
+from forest_files.doors.mcp.messages import Ignored, Refusal, judge, opens, unopened
 from forest_files.doors.streams import InputLost
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
 
@@ -154,6 +155,7 @@ async def stdio(
             return None
 
     async def read() -> None:
+        opened = False  # the session's initialize passed on: before it, messages.unopened
         async with to_session:
             while (line := await next_or_hung_up(source)) is not None:
                 if gone.is_set():
@@ -164,6 +166,8 @@ async def stdio(
                 if line.isspace():
                     continue
                 judged = judge(line)
+                if not opened and not isinstance(judged, Refusal | Ignored):
+                    opened, judged = opens(judged), unopened(judged) or judged
                 if isinstance(judged, Ignored):
                     continue
                 if isinstance(judged, Refusal):
