@@ -6,9 +6,9 @@ id → the act that produced it) and ``ledger_act_paths`` (act id → every
 bound path the act touched, as its applier derived them: what authority is
 judged over).
 Refuses (``LedgerError``): an act depending on an act this index never applied.
-Returns: applied ids, producers, the deps each act was applied with
-(``recorded_deps``), a new act's deps (``deps_for``), an entry's
-status as seen from an act's dependency closure (``status_at_deps``).
+Returns: applied ids, producers, what an act produced (``produced_by``), the deps
+each act was applied with (``recorded_deps``), a new act's deps (``deps_for``), an
+entry's status as seen from an act's dependency closure (``status_at_deps``).
 Test: tests/custody/test_repository.py, tests/ledger/test_ledger_equivalence.py
 
 Judging at the dependencies: status is read from the status-changing edges
@@ -88,6 +88,15 @@ def act_paths(store: ForestStore, act_ids: Iterable[str]) -> dict[str, frozenset
 def is_applied(store: ForestStore, act_id: str) -> bool:
     row = store.conn.execute("SELECT 1 FROM ledger_applied WHERE act_id = ?", (act_id,))
     return row.fetchone() is not None
+
+
+def produced_by(store: ForestStore, act_id: str) -> tuple[str, ...] | None:
+    """The content ids an applied act produced, in the order it produced them; None
+    when this index never applied it."""
+    row = store.conn.execute(
+        "SELECT entry_ids FROM ledger_applied WHERE act_id = ?", (act_id,)
+    ).fetchone()
+    return None if row is None else tuple(str(c) for c in json.loads(row[0] or "[]"))
 
 
 def _applied_deps(store: ForestStore, act_id: str) -> tuple[tuple[str, ...], int] | None:

@@ -27,6 +27,7 @@ WATCH_PID = "watch.pid"  # the running watcher's pid (advice; the lock decides)
 WATCH_LOCK = "watch.lock"  # flock held for a watcher's lifetime
 WATCH_LOG = "watch.log"  # rotating; paths, selectors, hashes — never text
 WATCH_STATE = "watch.json"  # what `forest watch status` shows
+OWED_DIR = "audit-owed"  # audit records a killed recording owes: act ids, never a body
 # Shared by every worktree of a clone (``<git-common-dir>/forest``).
 LOCAL_DB_NAME = "local.db"  # proposals: kept across rebuild
 AUDIT_DB_NAME = "audit.db"  # the audit log: append-only, kept across rebuild
