@@ -11,18 +11,17 @@ record its act writes, content id recomputed, and the index proof every door run
 ``content-id``, ``index-proof``); ``local.db`` and ``audit.db`` against the schema their
 scripts make (store/localdb.py ``lacking``: a table, index or trigger gone names the
 command whose opening makes it again, a column cut or a damaged file the ``mv`` that
-moves it aside); the audit log present and holding records while the index holds applied
-acts (``audit-missing``, ``audit-emptied``: every sync, rebuild and recorded act leaves
-a record). A symlink or anything but a regular file where one of these files (or its
-``-wal``, ``-shm``, ``-journal``) belongs is a ``linked`` fault, never opened, its
+moves it aside); the audit log present and holding records while the index holds
+applied acts, and the records a killed recording owes it (governance/fsck_audit.py:
+``audit-missing``, ``audit-emptied``, ``audit-owed``, ``audit-owed-foreign``). A
+symlink or anything but a regular file where one of these files (or its ``-wal``,
+``-shm``, ``-journal``) belongs is a ``linked`` fault, never opened, its
 detail the line every other command refuses it with (kernel/state.py
 ``refuse_linked_file``: the ``rm --``, ``rm -r --`` for a folder, that removes it;
 ``forest rebuild`` refuses it too). One SQLite may not open for its mode or owner (or
-its folder's) is an ``access`` fault naming the ``chmod`` or ``chown`` every door says
-(kernel/access.py), never checked further and never ``forest rebuild`` (refused the same
-way). One SQLite cannot read for want of room (its ``-shm`` not written: a full disk, a
-quota, a file-size limit) is a ``no-space`` fault saying to free space and run ``forest
-fsck`` again, never called damaged, never moved aside.
+its folder's) is an ``access`` fault, one it cannot read for want of room a
+``no-space`` fault (governance/fsck_unread.py), never checked further, never called
+damaged, never moved aside.
 
 Stores: nothing (every file opened read-only, store/connection.py ``read_only``, which
 leaves no ``-wal``/``-shm`` file it made; nothing is synced or repaired — ``forest
@@ -34,7 +33,8 @@ Returns: ``FsckReport`` (fault codes, object names, row ids, act ids — never t
 a fault's ``fix`` is the command that fixes it where that is not ``forest rebuild``).
 Test: tests/custody/test_fsck.py, tests/custody/test_fsck_content_ids.py,
 tests/doors/test_printed_where_typed.py, tests/governance/test_fsck_access.py,
-tests/governance/test_fsck_read_only_mount.py, tests/governance/test_fsck_no_index_read_only.py
+tests/governance/test_fsck_read_only_mount.py, tests/governance/test_fsck_no_index_read_only.py,
+tests/governance/test_fsck_audit_owed.py
 """
 
 from __future__ import annotations
@@ -45,15 +45,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.custody import auditsql, proposals_sql
+from forest_files.governance.fsck_audit import applied_count, owed_faults, presence_faults
 from forest_files.governance.fsck_index import FsckFault, ledger_faults, proven, row_faults
-from forest_files.kernel.access import mounted_read_only, on_read_only_mount, regain_command
-from forest_files.kernel.errors import FREE_SPACE, ForestError, NoSpace
+from forest_files.governance.fsck_unread import access_fault, unread
+from forest_files.kernel.access import mounted_read_only, on_read_only_mount
+from forest_files.kernel.errors import ForestError
 from forest_files.kernel.paths import AUDIT_DB_NAME, INDEX_NAME, LEDGER_DIR, LOCAL_DB_NAME
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import linked_file, shared_dir, worktree_dir
 from forest_files.ledger.acts import LedgerError
 from forest_files.ledger.segments import read_ledger
-from forest_files.store.connection import damaged, read_only, translate
+from forest_files.store.connection import damaged, read_only
 from forest_files.store.forest import load_schema_sql
 from forest_files.store.gate import cache_tables
 from forest_files.store.localdb import lacking, move_aside
@@ -138,7 +140,7 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
             out = _sqlite_faults(conn, rel)
             found = lacking(conn, script)
     except sqlite3.DatabaseError as exc:
-        denied = _unread(exc, path, rel)
+        denied = unread(exc, path, rel)
         if denied is not None:
             return [denied]
         why = "damaged or not a SQLite database" if damaged(exc) else type(exc).__name__
@@ -161,86 +163,6 @@ def _local_faults(path: Path, rel: str) -> list[FsckFault]:
         for t, cut in found.columns
     ]
     return out
-
-
-def _applied_count(conn: sqlite3.Connection) -> int:
-    try:
-        return int(conn.execute("SELECT count(*) FROM ledger_applied").fetchone()[0])
-    except sqlite3.Error:
-        return 0  # no ledger tables: reported by _ledger_faults
-
-
-def _audit_presence_faults(path: Path, applied: int) -> list[FsckFault]:
-    """Every sync, rebuild and recorded act leaves an audit record: an index that
-    applied acts beside an audit log that is missing or holds no record lost them."""
-    if applied == 0:
-        return []
-    fix = (
-        f"while the index holds {applied} applied act(s); its records are lost (restore "
-        f"it from a backup, or run `{forest_text('rebuild')}`, which starts a new log)"
-    )
-    if not path.exists():
-        return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}", forest_text("rebuild"))]
-    try:
-        with read_only(path) as conn:
-            rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
-    except sqlite3.Error as exc:  # an emptied file is a database without the table
-        if damaged(exc) or (_refused(exc) and _unread(exc, path, AUDIT_DB_NAME) is not None):
-            return []  # a damaged file, one out of reach: its own fault says what to do
-        rows = 0
-    if rows == 0:
-        rebuild = forest_text("rebuild")
-        return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}", rebuild)]
-    return []
-
-
-_REFUSED = (3, 8, 14)  # SQLITE_PERM, SQLITE_READONLY, SQLITE_CANTOPEN
-
-
-def _refused(exc: sqlite3.Error) -> bool:
-    """Whether SQLite could not open or read the file (not a damaged one, not a
-    missing table): what a mode or an owner does."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(code, int) and code & 0xFF in _REFUSED
-
-
-def _no_room(exc: sqlite3.Error, name: str) -> FsckFault | None:
-    """A ``no-space`` fault for a store SQLite could not open or read for want of room
-    (its ``-shm`` cannot be written: a full disk, a quota, a file-size limit): the file
-    is not judged, never called damaged nor moved aside; None for any other error."""
-    if not isinstance(translate(exc), NoSpace):
-        return None
-    again = forest_text("fsck")
-    detail = (
-        f"the disk refused a write ({exc}), so it is not checked; {FREE_SPACE}, then run "
-        f"`{again}` again"
-    )
-    return FsckFault("no-space", name, detail, again)
-
-
-def _unread(exc: sqlite3.Error, path: Path, name: str) -> FsckFault | None:
-    """The fault for a store SQLite could not open or read: ``_access`` for a mode or an
-    owner, ``_no_room`` for want of room; None for any other error. On a read-only
-    mount (kernel/access.py ``on_read_only_mount``) it is never checked, nor is anything
-    wrong with it: fsck refuses with the line every door's opening says there."""
-    if not _refused(exc):
-        return _no_room(exc, name)
-    if on_read_only_mount(str(path)):  # no chmod helps, nor an mv: the mount refuses both
-        raise translate(exc, f"cannot open {path}", path=str(path)) from exc
-    return _access(path, name)
-
-
-def _access(path: Path, name: str) -> FsckFault | None:
-    """An ``access`` fault for a store (or its folder) this user may not read or
-    write, which SQLite refused to open: its fix the ``chmod`` or ``chown`` every door
-    says (kernel/access.py), never ``forest rebuild``, refused the same way; None
-    when the modes allow it already (the caller reports what SQLite said)."""
-    fix = regain_command(str(path), f"{path}-wal", f"{path}-shm")
-    if fix is None:
-        return None
-    who = "another user owns it" if fix.startswith("sudo ") else "this user may not use it"
-    detail = f"{who}, so it is not checked, nor can `{forest_text('rebuild')}` run; `{fix}`"
-    return FsckFault("access", name, detail, fix)
 
 
 def _linked(path: Path, name: str) -> list[FsckFault]:
@@ -278,7 +200,7 @@ def _check(root: Path, project: str, faults: list[FsckFault], checked: dict[str,
         if on_read_only_mount(str(index)):  # no sync makes one there, no chmod helps
             where = mounted_read_only(str(index))
             raise ForestError(f"no index to check; {where}, then run `{forest_text('sync')}`")
-        denied = _access(index, INDEX_NAME)  # a folder this user may not read or write
+        denied = access_fault(index, INDEX_NAME)  # a folder this user may not read or write
         missing = FsckFault("missing", INDEX_NAME, f"no index; run `{forest_text('sync')}`")
         faults.insert(0, denied or missing)
         return
@@ -289,11 +211,13 @@ def _check(root: Path, project: str, faults: list[FsckFault], checked: dict[str,
             rows, checked["entries"] = row_faults(conn)
             faults += rows
             faults += _against_ledger(conn, root / LEDGER_DIR, project)
-            applied = _applied_count(conn)
+            applied = applied_count(conn)
+            audit = shared_dir(root) / AUDIT_DB_NAME
+            faults += owed_faults(root, conn, None if linked[AUDIT_DB_NAME] else audit)
         if not linked[AUDIT_DB_NAME]:
-            faults += _audit_presence_faults(shared_dir(root) / AUDIT_DB_NAME, applied)
+            faults += presence_faults(audit, applied)
     except sqlite3.DatabaseError as exc:
-        denied = _unread(exc, index, INDEX_NAME)
+        denied = unread(exc, index, INDEX_NAME)
         faults.append(denied or FsckFault("integrity", INDEX_NAME, f"SQLite: {type(exc).__name__}"))
     for rel in (LOCAL_DB_NAME, AUDIT_DB_NAME):
         if (shared_dir(root) / rel).exists() and not linked[rel]:
