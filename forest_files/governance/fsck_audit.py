@@ -47,12 +47,14 @@ def presence_faults(path: Path, applied: int) -> list[FsckFault]:
     applied acts beside an audit log that is missing or holds no record lost them."""
     if applied == 0:
         return []
-    fix = (
-        f"while the index holds {applied} applied act(s); its records are lost (restore "
-        f"it from a backup, or run `{forest_text('rebuild')}`, which starts a new log)"
+    rebuild = forest_text("rebuild")
+    lost = (
+        f"while the index holds {applied} applied act(s); their records are lost (restore "
+        f"it from a backup, or run `{rebuild}`, which"
     )
     if not path.exists():
-        return [FsckFault("audit-missing", AUDIT_DB_NAME, f"absent {fix}", forest_text("rebuild"))]
+        detail = f"absent {lost} starts a new log with its own record)"
+        return [FsckFault("audit-missing", AUDIT_DB_NAME, detail, rebuild)]
     try:
         with read_only(path) as conn:
             rows = int(conn.execute("SELECT count(*) FROM audit").fetchone()[0])
@@ -61,8 +63,11 @@ def presence_faults(path: Path, applied: int) -> list[FsckFault]:
             return []  # a damaged file, one out of reach: its own fault says what to do
         rows = 0
     if rows == 0:
-        rebuild = forest_text("rebuild")
-        return [FsckFault("audit-emptied", AUDIT_DB_NAME, f"holds no record {fix}", rebuild)]
+        detail = (
+            f"holds no record {lost} keeps this log and writes into it its own record and "
+            "any a killed command still owes, never the lost ones)"
+        )
+        return [FsckFault("audit-emptied", AUDIT_DB_NAME, detail, rebuild)]
     return []
 
 

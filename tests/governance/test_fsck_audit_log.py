@@ -1,6 +1,7 @@
 """``forest fsck`` reports an audit log that went missing or was emptied while the
 index holds applied acts (every sync, rebuild and recorded act leaves a record), and
-``forest rebuild`` starts a new one, after which fsck is clean again."""
+``forest rebuild`` starts a new one (missing) or writes into the one there (emptied),
+as fsck's advice says, after which fsck is clean again."""
 
 from __future__ import annotations
 
@@ -64,6 +65,34 @@ def test_fsck_audit_log_lost_while_ledger_holds_acts_detected(
     assert "1 applied act" in fault["detail"] and "forest rebuild" in fault["detail"]
     ok(root, "rebuild")  # starts a new log, with the rebuild's own record
     assert code not in _codes(root)
+
+
+@pytest.mark.parametrize("damage", ["truncate", "fresh"])
+def test_fsck_audit_log_emptied_advice_says_rebuild_keeps_it_detected(
+    root: Path, damage: str
+) -> None:
+    """An emptied log: the advice says what ``forest rebuild`` does there (it keeps the
+    file and writes its record into it), never that it starts a new log; the rebuild
+    then leaves the same file holding its record."""
+    log = shared_state(root) / AUDIT_DB_NAME
+    for suffix in ("-wal", "-shm"):
+        Path(f"{log}{suffix}").unlink(missing_ok=True)
+    if damage == "truncate":
+        log.write_bytes(b"")
+    else:
+        log.unlink()
+        from forest_files.custody.auditlog import AuditLog
+
+        with AuditLog(root):
+            pass
+    (fault,) = [f for f in fsck(root, "p-audit").faults if f.code == "audit-emptied"]
+    assert "starts a new log" not in fault.detail, fault.detail
+    assert "keeps this log" in fault.detail and "`forest rebuild`" in fault.detail
+    inode = log.stat().st_ino
+    ok(root, "rebuild")
+    assert log.stat().st_ino == inode
+    records = json.loads(ok(root, "audit", "--json").stdout)["records"]
+    assert [r["action"] for r in records] == ["rebuild"]
 
 
 def test_fsck_audit_log_missing_before_any_act_accepted(tmp_path: Path) -> None:
