@@ -37,15 +37,16 @@ def _hook_records(root: Path) -> list[AuditRecord]:
 
 def _head_asks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Each git process from now on that asks for HEAD or a revision (``rev-parse``
-    but the hook's first, which finds the root; ``remote``), its arguments after git's
-    own options."""
+    but the hook's first, which finds the root, and the object format's, which names
+    no revision; ``remote``), its arguments after git's own options."""
     calls: list[str] = []
     real: Callable[..., Any] = subprocess.run
 
     def run(args: Any, *rest: Any, **kwargs: Any) -> Any:
         argv = [str(a) for a in args] if isinstance(args, list | tuple) else []
         for verb in ("rev-parse", "remote"):
-            if argv[:1] == ["git"] and verb in argv and "--show-toplevel" not in argv:
+            asks = not {"--show-toplevel", "--show-object-format"} & set(argv)
+            if argv[:1] == ["git"] and verb in argv and asks:
                 calls.append(" ".join(argv[argv.index(verb) :]))
         return real(args, *rest, **kwargs)
 
