@@ -37,6 +37,7 @@ import stat as stat_mod
 import sys
 
 from forest_files.kernel import cache
+from forest_files.kernel.owners import owned_by_user
 from forest_files.kernel.paths import (
     BODIES,
     CACHE_DIR,
@@ -148,14 +149,18 @@ def stamp(root: str) -> int:
 def quick_root(start: str) -> str | None:
     """The nearest directory at or above ``start`` holding ``.git``, without running git.
 
-    None when ``GIT_DIR``/``GIT_WORK_TREE`` redirect git (only git can answer then).
+    None when ``GIT_DIR``/``GIT_WORK_TREE`` redirect git, or when another user owns the
+    work tree or its git directory (kernel/owners.py: git opens it only if
+    ``safe.directory`` names it): only git can answer then, and the light doors neither
+    read nor write its state before git has.
     """
     if os.environ.get("GIT_DIR") or os.environ.get("GIT_WORK_TREE"):
         return None
     here = os.path.abspath(start)
     while True:
-        if os.path.exists(os.path.join(here, ".git")):
-            return here
+        dotgit = os.path.join(here, ".git")
+        if os.path.exists(dotgit):
+            return here if owned_by_user(here, dotgit) else None
         up = os.path.dirname(here)
         if up == here:
             return None

@@ -1,8 +1,9 @@
 """The one advice for a path this user may not use (kernel/access.py), as a user who is
 not root meets it (tests/helpers/unprivileged.py): a git directory another user (root)
-owns, where ``.git/forest`` cannot be created, is told ``sudo chown``, not "make it
-writable"; an index at mode ``000`` is told the ``chmod`` that makes it readable and
-writable, not "writable" alone; each the same words the error boundary gives."""
+owns, where ``.git/forest`` cannot be created, is told ``sudo chown`` (once
+``safe.directory`` lets git open it), not "make it writable"; an index at mode
+``000`` is told the ``chmod`` that makes it readable and writable, not "writable"
+alone; each the same words the error boundary gives."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tests.helpers.unprivileged import (
     as_root,
     handed_copy,
     run_as_user,
+    script_beside,
 )
 
 DOC = "# Doc\n\nThe sky is blue.\n"
@@ -43,8 +45,11 @@ def _fix(line: str) -> list[str]:
 def test_state_dir_under_root_owned_git_dir_says_chown_refused(
     place: tuple[Path, Path],
 ) -> None:
-    """``.git`` owned by root (``sudo git …`` once), no ``.git/forest`` yet: each door
-    refuses in one line whose fix is ``sudo chown -R "$(id -un)" .git``."""
+    """``.git`` owned by root (``sudo git …`` once), no ``.git/forest`` yet: git refuses
+    the repository, and so does each door, with git's line, as every door does (the
+    light doors no longer judge it first: tests/doors/test_light_check_foreign_owner.py);
+    trusted by ``safe.directory``, each door refuses in one line whose fix is ``sudo
+    chown -R "$(id -un)" .git``."""
     if not as_root():
         pytest.skip("only root can give .git to root")
     base, bin_dir = place
@@ -53,8 +58,13 @@ def test_state_dir_under_root_owned_git_dir_says_chown_refused(
     shutil.rmtree(git_dir / "forest")
     os.chown(git_dir, 0, 0)
     git_dir.chmod(0o755)
+    trusted = script_beside(repo, "trusted.gitconfig", f"[safe]\n\tdirectory = {repo}\n")
     for command in DOORS:
-        done = run_as_user(repo, command, bin_dir)
+        refused = run_as_user(repo, command, bin_dir)
+        assert refused.returncode == 1, (command, refused.stderr)
+        assert refused.stderr.startswith("forest: git refuses the repository"), refused.stderr
+        assert not (git_dir / "forest").exists()
+        done = run_as_user(repo, f"GIT_CONFIG_GLOBAL={trusted} {command}", bin_dir)
         assert done.returncode == 1, (command, done.stderr)
         [line] = done.stderr.strip().splitlines()
         assert line.startswith("forest: cannot create"), line
