@@ -22,6 +22,7 @@ already; ``denied_line``, the whole line for an EACCES/EPERM error; ``access_fix
 advice alone for any refused write (``regain_access``, else ``beyond_modes``;
 ``mounted_read_only`` for a read-only filesystem);
 ``refused_beside``, which of a database's ``-wal``/``-shm`` stops its writes;
+``chown_back``, the one ``sudo chown -R`` that gives a folder back;
 ``on_read_only_mount``, whether a read-only filesystem holds a path.
 Test: tests/kernel/test_access_advice.py, tests/doors/test_unwritable_state.py,
 tests/doors/test_ci_state_access.py, tests/kernel/test_access_state_marks.py,
@@ -160,7 +161,7 @@ def regain_command(path: str, *beside: str) -> str | None:
     state = _state_holding(path)
     owners = [_owner_and_mode(p) for p in ([state] if state else []) + held]
     if any(uid is not None and uid != _me() for uid, _mode in owners):
-        return f'sudo chown -R "$(id -un)" {shell_word(state or folder)}'
+        return chown_back(state or folder)
     if all(
         mode is not None and mode & _NEEDED[stat.S_ISDIR(mode)] == _NEEDED[stat.S_ISDIR(mode)]
         for _uid, mode in owners
@@ -169,6 +170,16 @@ def regain_command(path: str, *beside: str) -> str | None:
     if state is not None:  # the whole folder: the next file in it would be refused next
         return f"chmod -R u+rwX {shell_word(state)}"
     return f"chmod u+rwX {' '.join(shell_word(p) for p in held)}"
+
+
+def chown_back(folder: str) -> str:
+    """The one command that gives ``folder`` and all in it back to the user who types
+    it, ``sudo chown -R "$(id -un)" FOLDER`` (absolute, quoted): ``regain_command``'s,
+    and gitio/ownership.py's for a git directory another user owns in this user's
+    work tree."""
+    from forest_files.kernel.shellword import shell_word
+
+    return f'sudo chown -R "$(id -un)" {shell_word(os.path.abspath(folder))}'
 
 
 def on_read_only_mount(path: str) -> bool:

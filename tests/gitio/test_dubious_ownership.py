@@ -9,6 +9,13 @@ refused. Now one ``forest:`` line names the repository and the command, its path
 as every route's is (gitio/ownership.py); pasted, git opens the repository. Run as
 ``nobody`` on a repository root made (tests/helpers/unprivileged.py), and as root on
 one ``nobody`` owns; the refusal writes nothing.
+
+A repository whose work tree the user owns but whose git directory another user
+(root, after a ``sudo git clone`` into the user's folder) does, or the reverse, was
+told the same ``safe.directory``: trusting one's own repository, with root's files
+still in ``.git``. Now the line names the repair first, ``sudo chown -R "$(id -un)"``
+of the part another user owns, and ``safe.directory`` only for a repository that
+really is another user's.
 """
 
 from __future__ import annotations
@@ -81,6 +88,7 @@ def test_repo_of_another_user_refused_trust_pasted_recovers(
     assert done.returncode == 1, said
     assert said.count("\n") == 1 and said.startswith("forest: git refuses the repository"), said
     assert "safe.directory" in said and "Traceback" not in said, said
+    assert "chown" not in said, said  # both parts another user's: no repair of ours
     assert _files(repo) == before and not config.exists()
     trust = _command(said)
     assert trust.startswith("git config --global --add safe.directory "), trust
@@ -104,6 +112,74 @@ def test_repo_of_unprivileged_user_as_root_refused_trust_pasted_recovers(
     assert said.count("\n") == 1 and _files(repo) == before, said
     assert pasted(repo, _command(said), env=env).returncode == 0
     assert pasted(repo, "forest check --staged", env=env).returncode == 0
+
+
+# the part root owns, the shell the repair is pasted into, the repository's name (a
+# newline only for bash: sh has no one-line spelling of it)
+SPLIT = {
+    "git-dir-sh": (".git", "sh", "ada's repo"),
+    "git-dir-bash": (".git", "bash", "ada\nrepo"),
+    "work-tree-sh": (".", "sh", "bo's repo"),
+    "work-tree-bash": (".", "bash", "bo\nrepo"),
+}
+
+
+def _commands(said: str) -> list[str]:
+    """Each command the refusal names, between backticks."""
+    assert said.count("`") % 2 == 0, said
+    return said.split("`")[1::2]
+
+
+def _as_typed_by_nobody(
+    command: str, shell: str, sudo: str = '"$@"'
+) -> subprocess.CompletedProcess[str]:
+    """``command`` pasted into ``shell`` (bash, sh) as ``nobody`` would, its ``sudo``
+    granted: run as root, the function ``sudo`` runs ``sudo`` (by default the words
+    after it) and ``id`` answers for ``nobody`` (whose shell expands ``$(id -un)``
+    before ``sudo`` starts)."""
+    granted = f'sudo() {{ {sudo}; }}; id() {{ command id "$@" nobody; }}; '
+    return subprocess.run(
+        [shell, "-c", granted + command], capture_output=True, text=True, check=False
+    )
+
+
+def _sudo_words(command: str, shell: str) -> list[str]:
+    """The words ``shell`` hands ``sudo`` for ``command`` typed by ``nobody``."""
+    done = _as_typed_by_nobody(command, shell, sudo="printf '%s\\0' \"$@\"")
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split("\0")[:-1]
+
+
+@pytest.mark.parametrize("case", lanes(sorted(SPLIT), fast={"git-dir-sh", "git-dir-bash"}))
+def test_repo_split_between_users_refused_chown_pasted_recovers(
+    place: tuple[Path, Path], case: str
+) -> None:
+    """``nobody``'s work tree with root's ``.git`` (a ``sudo git clone`` into the user's
+    folder), and the reverse: ``forest check`` as ``nobody`` names the ``sudo chown``
+    of root's part first, ``safe.directory`` after it only as the alternative; the
+    chown pasted (bash, sh), git opens the repository and ``forest check`` passes."""
+    base, bin_dir = place
+    part, shell, name = SPLIT[case]
+    repo = handed_copy(base, name)
+    owned = repo / part  # the work tree: its folder alone; .git: all of it, as a sudo
+    for each in [owned, *(owned.rglob("*") if part == ".git" else ())]:  # git clone does
+        os.lchown(each, 0, 0)
+    config = _config_home(base)
+    before = _files(repo)
+    done = run_as_user(repo, f"GIT_CONFIG_GLOBAL={config} forest check", bin_dir)
+    said = done.stderr + done.stdout
+    assert done.returncode == 1 and said.count("\n") == 1, said
+    assert said.startswith("forest: git refuses the repository"), said
+    assert _files(repo) == before and not config.exists()
+    repair, trust = _commands(said)
+    assert _sudo_words(repair, shell) == ["chown", "-R", "nobody", str(owned)], said
+    assert trust.startswith("git config --global --add safe.directory "), said
+    assert said.index(repair) < said.index(trust), said
+    assert _as_typed_by_nobody(repair, shell).returncode == 0
+    assert all(p.lstat().st_uid == NOBODY for p in [repo, *repo.rglob("*")])
+    checked = run_as_user(repo, f"GIT_CONFIG_GLOBAL={config} forest check", bin_dir)
+    assert checked.returncode == 0, checked.stderr
+    assert not config.exists()
 
 
 def test_dubious_ownership_owners_report_detected() -> None:

@@ -46,10 +46,11 @@ def test_state_dir_under_root_owned_git_dir_says_chown_refused(
     place: tuple[Path, Path],
 ) -> None:
     """``.git`` owned by root (``sudo git …`` once), no ``.git/forest`` yet: git refuses
-    the repository, and so does each door, with git's line, as every door does (the
-    light doors no longer judge it first: tests/doors/test_light_check_foreign_owner.py);
-    trusted by ``safe.directory``, each door refuses in one line whose fix is ``sudo
-    chown -R "$(id -un)" .git``."""
+    the repository, and so does each door, in the one line of gitio/ownership.py, as
+    every door does (the light doors no longer judge it first:
+    tests/doors/test_light_check_foreign_owner.py), naming ``sudo chown -R "$(id -un)"
+    .git`` first; trusted by ``safe.directory`` instead, each door refuses in one line
+    whose fix is that ``sudo chown`` again."""
     if not as_root():
         pytest.skip("only root can give .git to root")
     base, bin_dir = place
@@ -63,6 +64,7 @@ def test_state_dir_under_root_owned_git_dir_says_chown_refused(
         refused = run_as_user(repo, command, bin_dir)
         assert refused.returncode == 1, (command, refused.stderr)
         assert refused.stderr.startswith("forest: git refuses the repository"), refused.stderr
+        assert f'`sudo chown -R "$(id -un)" {git_dir}`' in refused.stderr, refused.stderr
         assert not (git_dir / "forest").exists()
         done = run_as_user(repo, f"GIT_CONFIG_GLOBAL={trusted} {command}", bin_dir)
         assert done.returncode == 1, (command, done.stderr)
