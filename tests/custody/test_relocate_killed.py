@@ -168,3 +168,25 @@ def test_old_layout_copy_into_legacy_killed_before_its_rename_recovers(
     assert _legacy_files(root) == ["1", "1/local.db"]
     assert (shared_state(root) / "legacy" / "1" / "local.db").read_bytes() == whole
     assert not (root / ".forest" / "local.db").exists()
+
+
+def test_old_layout_copy_into_legacy_killed_at_its_open_recovers(
+    tmp_path: Path, git_dir_elsewhere: Path
+) -> None:
+    """Across file systems, killed just after the copy's temporary file under
+    ``legacy/1`` was made, before a byte of it was written: the next command sweeps
+    the empty file and lands the copy under ``legacy/1``, whole. (The crash runner
+    never stopped there: it took every open under ``/dev`` for a device's, and the
+    git directory of this test is on ``/dev/shm``.)"""
+    root, _kept = _old_layout(tmp_path)
+    shutil.move(root / ".git", git_dir_elsewhere / "git")
+    (root / ".git").write_text(f"gitdir: {git_dir_elsewhere / 'git'}\n")
+    whole = _taken(root)
+    crashed(root, ("status",), "open:opened@/legacy/1/local.db.")
+    (left,) = [p for p in _legacy_files(root) if p.endswith(".tmp")]
+    assert (shared_state(root) / "legacy" / left).stat().st_size == 0
+    again = crash_forest(root, "status")
+    assert again.returncode == 0, again.stderr
+    assert _legacy_files(root) == ["1", "1/local.db"]
+    assert (shared_state(root) / "legacy" / "1" / "local.db").read_bytes() == whole
+    assert not (root / ".forest" / "local.db").exists()

@@ -13,7 +13,8 @@ passed is appended to ``LOG`` as one JSON line ``[n, event, what]`` (written by
 ``os.write`` on a descriptor opened before the hook, so logging is not an event).
 
 What counts as a state change: an ``open`` that may write (``O_WRONLY``, ``O_RDWR``,
-``O_CREAT``, ``O_TRUNC``, ``O_APPEND``; never under ``/dev``), a rename or replace, a
+``O_CREAT``, ``O_TRUNC``, ``O_APPEND``; never a device under ``/dev``, though a file in
+``/dev/shm``, the tmpfs a test puts a git directory on, counts), a rename or replace, a
 remove, a directory made or removed, a link, a truncate, a chmod, ``shutil``'s tree
 removal and copies, a SQLite database opened for writing, a SQLite ``COMMIT`` (an event
 of this runner's own, ``sqlite3.commit``: a connection made through ``sqlite3.connect``
@@ -32,6 +33,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+_TMPFS = "/dev/shm/"  # files, not devices: tests/custody/conftest.py git_dir_elsewhere
 _MAY_WRITE = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _CHANGES = frozenset(
     {
@@ -110,7 +112,8 @@ def is_change(event: str, args: tuple[Any, ...]) -> bool:
         path, _mode, flags = args
         if isinstance(path, int) or not flags & _MAY_WRITE:
             return False
-        return not os.fsdecode(path).startswith("/dev/")
+        where = os.fsdecode(path)
+        return not where.startswith("/dev/") or where.startswith(_TMPFS)
     if event == "sqlite3.connect":
         return "mode=ro" not in str(args[0]) and str(args[0]) not in ("", ":memory:")
     if event == "subprocess.Popen":
