@@ -15,7 +15,8 @@ the way (``.forest``, ``.forest/cache``, …) is checked with ``lstat`` and a li
 one is left alone, so a committed ``.forest -> elsewhere`` moves or deletes nothing
 there; an untracked link among the old caches is removed as a link (its target
 untouched). A SQLite file moves with its ``-wal``/``-shm``/``-journal`` files, to
-one place, all or none; across file systems each is copied whole or not at all
+one place, all or none (that place noted before the first of them moves, so the rest
+follow it after a kill); across file systems each is copied whole or not at all
 (custody/relocate_copy.py), and a copy an earlier run left at the new place (a kill
 stopped its move, or its old file could not be removed) is recognised, never taken
 for another file. A file whose new place is taken already is kept under a new
@@ -31,7 +32,8 @@ moved stays where it was, and is named. Nothing happens where ``.forest`` is no 
 directory (custody/ledger_dirs.py refuses that repository).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
 Test: tests/custody/test_relocate.py, tests/custody/test_relocate_no_space.py,
-tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py
+tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py,
+tests/custody/test_relocate_journals.py
 """
 
 from __future__ import annotations
@@ -167,18 +169,26 @@ def _move(root: Path, group: list[tuple[str, Path]], tracked: set[str], done: Re
     present or not, or one file), all or none: one that cannot be placed (no room for
     its copy) takes back the others, and every source stays where it was, whole, for
     the next run. A place taken already (by a file that is no copy of this one, or a
-    journal file this database lacks) sends them all under ``legacy/``."""
+    journal file this database lacks) sends them all under ``legacy/``; the rest of a
+    group a killed run began to move follow it there (``Noted.bound``)."""
     from forest_files.custody.relocate_copy import covered, place_all
 
+    noted, key = _noted(root, done), group[0][0]
+    group = noted.bound(group)  # where a killed run began to move it, if it did
+    if noted.moving.get(key):  # under legacy/<n>: the notice names it
+        done.legacy = done.legacy or group[0][1].parent
     plan = [(rel, dest) for rel, dest in group if _movable(root, rel, tracked, done)]
     if _copied_before(root, plan, done):
         return
     cover = {rel: covered(root / rel, dest) for rel, dest in plan if os.path.lexists(dest)}
     landed = {rel for rel, how in cover.items() if how == "whole"}  # copied before a kill
-    if any(os.path.lexists(dest) and not cover.get(rel) for rel, dest in group):
+    ours = {rel for rel, _dest in plan} if key in noted.moving else {rel for rel, _ in group}
+    if any(os.path.lexists(dest) and not cover.get(rel) for rel, dest in group if rel in ours):
         landed = set()
         plan = [(rel, _legacy(root, done) / rel.removeprefix(FOREST_DIR + "/")) for rel, _ in plan]
     try:
+        if len(plan) > 1 and key not in noted.moving:
+            noted.begin(key, plan[0][1].parent)
         copied = place_all(root, plan, landed)
     except OSError as exc:  # every source where it was, nothing of the group placed
         (done.no_room if no_space(exc) else done.kept).extend(rel for rel, _ in plan)
@@ -189,6 +199,7 @@ def _move(root: Path, group: list[tuple[str, Path]], tracked: set[str], done: Re
         except OSError:  # whole at both places: noted, never copied again
             _noted(root, done).note(root, rel)
             done.unremoved.append(rel)
+    noted.end(key)
     done.moved += [rel for rel, _dest in plan]
 
 

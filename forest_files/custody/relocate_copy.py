@@ -13,14 +13,20 @@ noted in ``relocated.json`` (its size, mtime and inode), so no later run copies 
 again or keeps it under ``legacy/``; the first run that can removes it. A run killed
 after it made its ``legacy/<n>`` folder, before a file landed there whole, leaves the
 folder (and a copy's temporary file); the next run sweeps them first (``sweep_kept``),
-so its files go under that same number, never beside an unused folder.
+so its files go under that same number, never beside an unused folder. Before the
+first file of a database and its journal files moves, the folder they go to is noted
+in ``relocated.json`` too (``begin``), fsynced: a run killed between two of their
+moves leaves the rest to follow the database into that folder (``bound``), never
+parted from it (SQLite opens a database without its ``-wal``: the transactions the WAL
+holds lost, silently); the note goes once the group is in.
 
 Stores: the copy; ``relocated.json`` in the shared state directory; removes what
 ``sweep_kept`` names under ``legacy/``.
 Refuses: nothing (the copy's ``OSError`` is the caller's: custody/relocate.py).
 Returns: the files copied (``place_all``: a database and its journal files, all or
 none); how a place is ``covered``; whether a file was ``moved_before``.
-Test: tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py
+Test: tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py,
+tests/custody/test_relocate_journals.py
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ from forest_files.kernel.state import ensure_dir
 
 NOTED = "relocated.json"  # old files copied whose removal failed, by repository path
 _CHUNK = 1 << 20
+_MOVING = "moving"  # in NOTED: groups a run began to move, each to one folder
+_FOLDER = re.compile(r"(legacy/[1-9][0-9]{0,8})?")  # that folder: the state's own, or legacy/<n>
 _COPYING = re.compile(r".+\.(?P<pid>[0-9]{1,10})\.tmp")  # replace_atomically's temp file
 
 
@@ -125,6 +133,7 @@ class Noted:
     def __init__(self, state: Path) -> None:
         self.path = state / NOTED
         self.known: dict[str, list[int]] = {}
+        self.moving: dict[str, str] = {}  # a group's database: the folder it is going to
         self.changed = False
         try:
             import json
@@ -134,6 +143,9 @@ class Noted:
             return  # none yet (the usual case), or unreadable: nothing noted
         if isinstance(loaded, dict):
             self.known = {k: v for k, v in loaded.items() if isinstance(v, list)}
+            moving = loaded.get(_MOVING)
+            if isinstance(moving, dict):
+                self.moving = {k: v for k, v in moving.items() if _FOLDER.fullmatch(str(v))}
 
     def moved_before(self, root: Path, rel: str) -> bool:
         """``rel`` was copied by an earlier run and is unchanged since."""
@@ -147,16 +159,44 @@ class Noted:
         if self.known.pop(rel, None) is not None:
             self.changed = True
 
+    def bound(self, group: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
+        """``group`` (``(rel, dest)``, its database first) bound for the folder a run
+        killed while it moved the group was moving it into; as it is when none."""
+        folder = self.moving.get(group[0][0])
+        if folder is None:
+            return group
+        return [(rel, self.path.parent / folder / Path(rel).name) for rel, _dest in group]
+
+    def begin(self, rel: str, folder: Path) -> None:
+        """``rel``'s group is about to move into ``folder``: noted, and saved before a
+        file of it moves, so a run killed part-way leaves where the rest must follow."""
+        here = folder.relative_to(self.path.parent).as_posix()
+        self.moving[rel] = "" if here == "." else here
+        self.changed = True
+        try:
+            self.save()
+        except OSError:
+            del self.moving[rel]  # not noted: the group stays where it is, whole
+            raise
+
+    def end(self, rel: str) -> None:
+        if self.moving.pop(rel, None) is not None:
+            self.changed = True
+
     def save(self) -> None:
         if not self.changed:
             return
-        if not self.known:
+        sweep_leftovers(os.fspath(self.path))  # a killed run's: its writer is gone
+        if not self.known and not self.moving:
             with contextlib.suppress(FileNotFoundError):
                 self.path.unlink()
             return
         import json
 
-        data = json.dumps(self.known, sort_keys=True, separators=(",", ":")).encode()
+        doc: dict[str, object] = (
+            {**self.known, _MOVING: self.moving} if self.moving else {**self.known}
+        )
+        data = json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()
         replace_atomically(os.fspath(self.path), data, fsync=True)
 
 
