@@ -12,11 +12,12 @@ through git, reported as a finding and never read, and so is a ``local.db`` or
 ``audit.db`` that any commit ever held: a file that came through git is nobody's
 own proposals or log. Symlinks are never followed or moved: every directory on
 the way (``.forest``, ``.forest/cache``, …) is checked with ``lstat`` and a linked
-one is left alone, so a committed ``.forest -> elsewhere`` moves or deletes nothing
-there; an untracked link among the old caches is removed as a link (its target
-untouched). A SQLite file moves with its ``-wal``/``-shm``/``-journal`` files, to
-one place, all or none (that place noted before the first of them moves, so the rest
-follow it after a kill); across file systems each is copied whole or not at all
+one is left alone (custody/relocate_scan.py, which asks git what it holds too), so
+a committed ``.forest -> elsewhere`` moves or deletes nothing there; an untracked
+link among the old caches is removed as a link (its target untouched). A SQLite
+file moves with its ``-wal``/``-shm``/``-journal`` files, to one place, all or none
+(that place noted before the first of them moves, so the rest follow it after a
+kill); across file systems each is copied whole or not at all
 (custody/relocate_copy.py), and a copy an earlier run left at the new place (a kill
 stopped its move, or its old file could not be removed) is recognised, never taken
 for another file. A file whose new place is taken already is kept under a new
@@ -40,19 +41,24 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from forest_files import gitio
+from forest_files.custody.relocate_scan import (
+    ever_committed,
+    parent_real,
+    prune_empty,
+    real_dir,
+    regular_rels,
+    tracked_local,
+)
 from forest_files.kernel.errors import FREE_SPACE, NoSpace, no_space
 from forest_files.kernel.paths import (
     AUDIT_DB_NAME,
     CAPTURES_DIR,
     FOREST_DIR,
     INDEX_NAME,
-    LEDGER_DIR,
     LEGACY_AUDIT_DB,
     LEGACY_CACHE,
     LEGACY_CAPTURES,
@@ -86,38 +92,38 @@ class Relocated:
 
 def relocate_once(root: Path) -> Relocated | None:
     """Move ``root``'s old-layout local state into the git directory (see above)."""
-    if not _real_dir(root, FOREST_DIR):
+    if not real_dir(root, FOREST_DIR):
         return None  # the usual case (no .forest, or a new one): one lstat more
     if not any(os.path.lexists(root / rel) for rel in _LEGACY):
         return None  # the usual case: four lstat calls
     from forest_files.custody.relocate_copy import sweep_kept
 
-    tracked = _tracked(root)
+    tracked = tracked_local(root)
     done = Relocated()
     target = shared_dir(root)
     sweep_kept(target / LEGACY_KEPT)  # a killed run's unused legacy/<n>: that number again
     for rel in (LEGACY_LOCAL_DB, LEGACY_AUDIT_DB):
         group = [rel + suffix for suffix in _SQLITE_SUFFIXES]
         present = [r for r in group if os.path.lexists(root / r)]
-        if present and _ever_committed(root, group):
+        if present and ever_committed(root, group):
             done.kept += present  # it came through git: not this machine's own
             continue
         # one destination for the database and its journal files, all or none
         _move(root, [(r, target / Path(r).name) for r in group], tracked, done)
     for old, new in ((LEGACY_CAPTURES, CAPTURES_DIR), (LEGACY_PURGES, PURGE_DIR)):
-        for rel in _regular_rels(root, old):
+        for rel in regular_rels(root, old):
             _move(root, [(rel, target / new / rel.removeprefix(old + "/"))], tracked, done)
     if done.noted is not None:
         with contextlib.suppress(OSError):  # unsaved: the next run keeps it under legacy/
             done.noted.save()
     # The old index, its WAL files and the binding maps kept beside it, then the caches.
     index_files = sorted((root / FOREST_DIR).glob(f"{INDEX_NAME}*"))
-    for rel in [p.relative_to(root).as_posix() for p in index_files] + _regular_rels(
+    for rel in [p.relative_to(root).as_posix() for p in index_files] + regular_rels(
         root, LEGACY_CACHE
     ):
         _drop(root, rel, tracked, done)
-    if _real_dir(root, LEGACY_CACHE):
-        _prune_empty(root / LEGACY_CACHE)
+    if real_dir(root, LEGACY_CACHE):
+        prune_empty(root / LEGACY_CACHE)
     if done.no_room:  # the command stops here: nothing of it takes their places
         raise NoSpace(
             f"local state could not all be moved into {target}: no room to copy "
@@ -127,41 +133,6 @@ def relocate_once(root: Path) -> Relocated | None:
     if done.moved or done.dropped:
         sys.stderr.write(_notice(done, target))
     return done
-
-
-def _real_dir(root: Path, rel: str) -> bool:
-    """Every component of ``rel`` under ``root`` is a real directory (``lstat``: a
-    symlink anywhere on the way is never walked through)."""
-    here = os.fspath(root)
-    for part in rel.split("/"):
-        here = os.path.join(here, part)
-        try:
-            if not stat.S_ISDIR(os.lstat(here).st_mode):
-                return False
-        except OSError:
-            return False
-    return True
-
-
-def _parent_real(root: Path, rel: str) -> bool:
-    parent = rel.rpartition("/")[0]
-    return not parent or _real_dir(root, parent)
-
-
-def _tracked(root: Path) -> set[str]:
-    """What git tracks under ``.forest/`` outside the ledger (index and HEAD alike)."""
-    out = gitio.run_git(root, ["ls-files", "-z", "--cached", "--", FOREST_DIR]).stdout
-    return {p for p in gitio.split_z(out) if not p.startswith(LEDGER_DIR + "/")}
-
-
-def _ever_committed(root: Path, rels: list[str]) -> bool:
-    """Any commit of any ref ever held one of ``rels`` (asked once, in a repository
-    laid out the old way: an untracked copy of a committed file came through git)."""
-    args = ["log", "--all", "-1", "--format=%H", "--", *rels]
-    try:
-        return bool(gitio.run_git(root, args).stdout.strip())
-    except gitio.GitFailed:
-        return False  # no commit yet: nothing came through git
 
 
 def _move(root: Path, group: list[tuple[str, Path]], tracked: set[str], done: Relocated) -> None:
@@ -229,7 +200,7 @@ def _noted(root: Path, done: Relocated) -> Noted:
 
 def _movable(root: Path, rel: str, tracked: set[str], done: Relocated) -> bool:
     source = root / rel
-    if not os.path.lexists(source) or not _parent_real(root, rel):
+    if not os.path.lexists(source) or not parent_real(root, rel):
         return False
     if source.is_symlink():
         return False  # never followed: removed as a link with the old caches below
@@ -257,7 +228,7 @@ def _legacy(root: Path, done: Relocated) -> Path:
 
 def _drop(root: Path, rel: str, tracked: set[str], done: Relocated) -> None:
     path = root / rel
-    if not os.path.lexists(path) or rel in tracked or not _parent_real(root, rel):
+    if not os.path.lexists(path) or rel in tracked or not parent_real(root, rel):
         return
     if path.is_dir() and not path.is_symlink():
         return
@@ -267,24 +238,6 @@ def _drop(root: Path, rel: str, tracked: set[str], done: Relocated) -> None:
         done.kept.append(rel)
         return
     done.dropped.append(rel)
-
-
-def _regular_rels(root: Path, rel: str) -> list[str]:
-    """The files under ``root/rel`` (repository-relative), walked only where every
-    directory on the way is a real one; links inside are listed, never descended."""
-    if not _real_dir(root, rel):
-        return []
-    found: list[str] = []
-    for dirpath, dirs, files in os.walk(root / rel):  # os.walk never descends into links
-        del dirs
-        found += [(Path(dirpath) / n).relative_to(root).as_posix() for n in sorted(files)]
-    return found
-
-
-def _prune_empty(folder: Path) -> None:
-    for dirpath, _dirs, _files in sorted(os.walk(folder), key=lambda w: -len(w[0])):
-        with contextlib.suppress(OSError):  # not empty: a tracked file, one that stayed
-            os.rmdir(dirpath)
 
 
 def _notice(done: Relocated, target: Path) -> str:
