@@ -1,10 +1,10 @@
 """``forest mcp``: serve one repository to an agent over the Model Context Protocol.
 
 Stores: nothing itself (doors/mcp/).
-Refuses: a repository not under custody; a machine without the ``mcp`` extra
-(naming how to install it).
+Refuses: a repository not under custody; an interpreter without the ``mcp`` extra
+(naming the pip of that interpreter that installs it: doors/mcp/__main__.py).
 Returns: exit 0 when the client closes the stream.
-Test: tests/doors/test_mcp_server.py
+Test: tests/doors/test_mcp_server.py, tests/doors/test_mcp_missing_sdk.py
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import RepoOpt, app
-from forest_files.kernel.errors import ForestError
 
 
 @app.command()
@@ -32,10 +31,6 @@ def mcp(
 
     Example: forest mcp -C ~/novel --read-only
     """
-    try:
-        from forest_files.doors.mcp.server import serve
-    except ImportError:
-        raise ForestError("forest mcp needs the MCP SDK: pip install 'forest-files[mcp]'") from None
-    from forest_files.doors.mcp.__main__ import custody_root
+    from forest_files.doors.mcp.__main__ import serve_repo
 
-    serve(custody_root(repo), read_only=read_only)
+    serve_repo(repo, read_only=read_only)
