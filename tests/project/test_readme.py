@@ -1,4 +1,5 @@
-"""The README's Quick start is what it says: two commands (tour, tests), CI in step.
+"""The README's Quick start is what it says: two commands (tour, tests), CI in step;
+and no page installs forest-files by a name no index serves.
 
 Stores: temporary directories only.
 Refuses: nothing; fails when the README, the tour or .ci/run drift apart.
@@ -13,10 +14,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 QUICKSTART = ROOT / "examples" / "quickstart.py"
 CI_RUN = ROOT / ".ci" / "run"
+CHANGELOG = ROOT / "CHANGELOG.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("examples/*/README.md"))]
+# ``pip install 'forest-files[mcp]'``: the distribution by name (a URL's ``/forest-files@``
+# and ``pip install --user`` of forest-files in prose are not).
+BY_NAME = re.compile(r"pipx? install (?:-\S+ )*['\"]?forest-files(?![\w@/-])")
 FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -115,3 +123,20 @@ def test_ci_run_uses_readme_test_command_accepted() -> None:
     ]
     assert installs, f".ci/run must install {extra} as the README does"
     assert all(" -e " not in line for line in installs), ".ci/run must not install editable"
+
+
+def test_docs_install_forest_files_by_name_refused() -> None:
+    """Until a release is tagged (CHANGELOG.md has no ``## [X.Y.Z]``), no index serves
+    forest-files: a page that installs it by name (``pip install 'forest-files[mcp]'``)
+    fails pasted, or installs whatever else holds the name. Install from the checkout."""
+    assert BY_NAME.search("pip install 'forest-files[mcp]'")
+    assert not BY_NAME.search("pipx install 'git+https://x/forest-files@C'")
+    if re.search(r"^## \[\d", CHANGELOG.read_text(encoding="utf-8"), re.M):
+        pytest.skip("a release is tagged: an index may serve forest-files by name")
+    shown = [
+        f"{page.relative_to(ROOT)}:{n}: {line.strip()}"
+        for page in PAGES
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if BY_NAME.search(line)
+    ]
+    assert shown == []
