@@ -198,7 +198,7 @@ class Step(NamedTuple):
 class _ReportFields(NamedTuple):
     """A ``CheckReport``'s fields."""
 
-    source: str  # "worktree", "index", or a commit id
+    source: str  # "worktree", "index", a --rev as typed ("HEAD~1"), or ci's HEAD commit id
     where: str  # "working tree", "git index", "commit 1a2b3c4d5e6f"
     items: tuple[Reported, ...] = ()
     # findings of no binding: contests bound to no file, unbound [require] targets,

@@ -126,7 +126,10 @@ class ReportModel(_Strict):
 
     schema_version: Literal[1] = Field(description="Raised when a field's meaning changes.")
     door: Literal["check", "status", "ci"]
-    source: str = Field(description="`worktree`, `index`, or a commit id.")
+    source: str = Field(
+        description="`worktree`, `index`, the revision `--rev` was given (as typed), "
+        "or `forest ci`'s HEAD commit id."
+    )
     where: str = Field(description="The source in words, e.g. `git index`.")
     ok: bool = Field(description="No finding fails.")
     exit_code: int = Field(description="The door's exit code (status always exits 0).")

@@ -1,5 +1,6 @@
 """The README's Quick start is what it says: two commands (tour, tests), CI in step;
-and no page installs forest-files by a name no index serves.
+no page installs forest-files by a name no index serves; the README's JSON paragraph
+names every field of docs/findings.schema.json.
 
 Stores: temporary directories only.
 Refuses: nothing; fails when the README, the tour or .ci/run drift apart.
@@ -9,6 +10,7 @@ Test: this file.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -21,6 +23,7 @@ README = ROOT / "README.md"
 QUICKSTART = ROOT / "examples" / "quickstart.py"
 CI_RUN = ROOT / ".ci" / "run"
 CHANGELOG = ROOT / "CHANGELOG.md"
+SCHEMA = ROOT / "docs" / "findings.schema.json"
 PAGES = [README, *sorted((ROOT / "docs").glob("*.md")), *sorted(ROOT.glob("examples/*/README.md"))]
 # ``pip install 'forest-files[mcp]'``: the distribution by name (a URL's ``/forest-files@``
 # and ``pip install --user`` of forest-files in prose are not).
@@ -140,3 +143,18 @@ def test_docs_install_forest_files_by_name_refused() -> None:
         if BY_NAME.search(line)
     ]
     assert shown == []
+
+
+def test_readme_json_names_every_schema_field_accepted() -> None:
+    """A newcomer reads the JSON a door prints from the README's **JSON.** paragraph:
+    every field of the document, of a finding, a route and ``forest ci``'s range is
+    named there, in a code span (``where`` and the range's fields were not)."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    fields = {*schema["properties"]}
+    for model in schema["$defs"].values():
+        fields |= {*model["properties"]}
+    text = README.read_text(encoding="utf-8")
+    match = re.search(r"^\*\*JSON\.\*\* (.*?)\n\n", text, re.M | re.S)
+    assert match, "README.md has no **JSON.** paragraph"
+    named = set(re.findall(r"`([a-z_]+)`", match.group(1)))
+    assert sorted(fields - named) == []
