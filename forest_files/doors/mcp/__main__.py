@@ -18,7 +18,6 @@ tests/doors/test_mcp_missing_sdk.py
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -64,10 +63,12 @@ def missing_sdk() -> str:
     except metadata.PackageNotFoundError:
         declared = []
     wanted = [r.partition(";")[0].strip() for r in declared if 'extra == "mcp"' in r]
+    from forest_files.kernel.shellword import shell_word
+
     words = [sys.executable, "-m", "pip", "install", *(wanted or ["mcp", "pydantic"])]
     return (
         "`forest mcp` needs the MCP SDK (the mcp extra), which this Python does not "
-        f"have; install it beside forest-files: {shlex.join(words)}"
+        f"have; install it beside forest-files: {' '.join(map(shell_word, words))}"
     )
 
 
