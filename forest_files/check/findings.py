@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from forest_files.check.finding_rows import bound_to_no_file, judged_elsewhere
 from forest_files.check.summary import summary_line
-from forest_files.kernel.shellword import shell_word
+from forest_files.kernel.shellword import shell_needed, shell_word
 from forest_files.kernel.standing import from_here
 
 if TYPE_CHECKING:
@@ -51,15 +51,18 @@ class Route(NamedTuple):
 
     @property
     def command(self) -> str:
-        """The steps as one line a POSIX shell runs as printed (every word quoted)."""
+        """The steps as one line a shell runs as printed (every word quoted; a word
+        written as ``$'\\ooo'`` needs bash, zsh or ksh: ``line`` says so)."""
         steps = (from_here(step) for step in self.steps)  # git steps from the top
         return " && ".join(" ".join(map(_quote, step)) for step in steps)  # shlex.join
 
     def line(self) -> str:
         if not self.steps:
             return f"{self.label}: {self.note}"
-        tail = f"  ({self.note})" if self.note else ""
-        return f"{self.label}: {self.command}{tail}"
+        command = self.command
+        said = "; ".join(filter(None, (self.note, shell_needed(command))))
+        tail = f"  ({said})" if said else ""
+        return f"{self.label}: {command}{tail}"
 
     def as_dict(self) -> dict[str, object]:
         return {

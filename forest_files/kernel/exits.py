@@ -149,14 +149,16 @@ def one_line(exc: BaseException) -> str:
     stays (a run of spaces or a tab in a quoted name); every other character a
     terminal would obey or hide is shown escaped (kernel/shellword.py
     ``printable``: a heading's C1 CSI named in a refusal never reaches the terminal
-    raw); a command in the text spells such characters as bytes already."""
+    raw); a command in the text spells such characters as bytes already, and the
+    line then names the shells that read that spelling (``for_bash``)."""
     if isinstance(exc, Terminated):
         return "terminated"
     if isinstance(exc, KeyboardInterrupt):
         return "interrupted"
-    from forest_files.kernel.shellword import printable
+    from forest_files.kernel.shellword import for_bash, printable
 
     text = printable(_LINE_BREAK.sub(" ", str(exc)).strip(), keep="\t") or type(exc).__name__
+    text = for_bash(text)  # a command in it with a $'\ooo' word: the shell it needs
     if not isinstance(exc, ForestError):
         text = f"internal error ({type(exc).__name__}): {text}; please report it"
     return text

@@ -6,8 +6,11 @@ to encode (a UTF-8 terminal's strict stdout) or is copied back from the
 terminal as U+FFFD; printed as ``\\udce9`` it names another file. So each such
 byte is written as ``$'\\351'``, the ANSI-C quoting GNU ``ls`` uses in its
 shell-escape style: the line stays plain text, and bash, zsh, ksh, mksh,
-busybox sh and dash 0.5.12 or newer (POSIX.1-2024) give back the file's own
-bytes. Every other word is ``shlex.quote``'s.
+busybox sh and dash 0.5.13 or newer (POSIX.1-2024) give back the file's own
+bytes. dash 0.5.12 and older (Debian's and Ubuntu's ``sh``) and fish read
+``caf$'\\351'.md`` as the other name ``caf$\\351.md`` and run the command on it, so
+a line holding such a word says so (``for_bash``). Every other word is
+``shlex.quote``'s.
 
 A control character in a name (a newline, an escape, DEL, a C1 control, the
 Unicode line and paragraph separators) is written the same way, as the octal
@@ -31,7 +34,8 @@ words quoted: the routes
 ``command_text`` prints a step as it runs where the user stands (kernel/standing.py);
 ``forest_text`` and ``commit_ledger`` are the hints a door prints after an act.
 
-Returns: ``shell_word``'s quoted word; ``printable``'s text (the one escaper of
+Returns: ``shell_word``'s quoted word; ``for_bash``'s line with the shell it needs
+named when a word in it is written as ``$'\\ooo'``; ``printable``'s text (the one escaper of
 printed prose; ``first_unprintable`` the first character it would escape, for a
 rule that refuses one); a step and its text.
 Test: tests/kernel/test_shellword.py, tests/check/test_not_utf8_output.py,
@@ -115,6 +119,27 @@ def shell_word(word: str) -> str:
     if run:
         parts.append(shlex.quote("".join(run)))
     return "".join(parts)
+
+
+# A word shell_word writes as ``$'\\ooo'``: ``shlex.quote`` never puts a backslash right
+# after ``$'`` (a quote in a name is ``'"'"'``), so only that spelling matches.
+_ANSI_C = re.compile(r"\$'\\[0-7]{3}")
+
+# Said after a line whose command holds such a word (sh would name another file).
+BASH_ONLY = "paste it into bash, zsh or ksh: sh and fish read $'\\ooo' as other characters"
+
+
+def shell_needed(text: str) -> str:
+    """``BASH_ONLY`` when a command in ``text`` writes a character as ``$'\\ooo'``, else
+    "": pasted into sh (dash before 0.5.13) or fish, that word names another file and
+    the command runs on it."""
+    return BASH_ONLY if "$'" in text and _ANSI_C.search(text) else ""
+
+
+def for_bash(line: str) -> str:
+    """``line``, with ``(BASH_ONLY)`` after it when ``shell_needed`` says so."""
+    needed = shell_needed(line)
+    return f"{line} ({needed})" if needed else line
 
 
 def printable(text: str, *, keep: str = "") -> str:
@@ -225,15 +250,18 @@ def command_text(step: tuple[str, ...]) -> str:
 
 __all__ = [
     "ARGV_BATCH",
+    "BASH_ONLY",
     "command_text",
     "commit_ledger",
     "commit_ledger_with",
     "first_unprintable",
+    "for_bash",
     "forest_step",
     "forest_text",
     "git_step",
     "in_batches",
     "printable",
+    "shell_needed",
     "shell_word",
     "stage_ledger",
 ]

@@ -194,7 +194,7 @@ def rebind_lines(
     the file opened read-only unless ``write``."""
     from forest_files.check.diff import for_terminal, word_diff
     from forest_files.check.findings import WORDS_PLACEHOLDER
-    from forest_files.kernel.shellword import forest_text
+    from forest_files.kernel.shellword import for_bash, forest_text
     from forest_files.proposals.rebinds import RebindStore
     from forest_files.text.unseen import lookalikes
 
@@ -205,7 +205,9 @@ def rebind_lines(
         f"proposal {p.id} {p.status}: rebind {_seen(p.old_selector)} -> {_seen(p.new_selector)}",
         f"  derived from ground {p.derived_from[:12]}; the new section shares "
         f"{p.score:.0%} of ground's body; updated {p.updated_at}",
-        f"  stands for: {forest_text('rebind', p.old_selector, p.new_selector, options=words)}",
+        for_bash(
+            f"  stands for: {forest_text('rebind', p.old_selector, p.new_selector, options=words)}"
+        ),
         "",
     ]
     now = _section_now(root, p.new_selector, p.binding, write=write)

@@ -25,6 +25,7 @@ import pytest
 
 from forest_files.doors.hooks.run import main as hook
 from forest_files.kernel.bounds import MAX_SELECTOR_CHARS
+from forest_files.kernel.shellword import BASH_ONLY
 from tests.helpers.cli import forest
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
 
@@ -67,7 +68,7 @@ def _paste(root: Path, tmp: Path, command: str) -> None:
 
 def _route(err: str, label: str) -> str:
     (command,) = re.findall(rf"^  (?:or )?{label}: (.*)$", err, re.MULTILINE)
-    return command
+    return command.removesuffix(f"  ({BASH_ONLY})")  # said after a $'\\ooo' word
 
 
 def test_hook_section_moved_past_selector_length_says_why_pasted_refused(

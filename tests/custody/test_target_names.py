@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.kernel.shellword import BASH_ONLY
 from tests.custody.test_special_paths import snapshot as every_byte
 from tests.helpers.cli import console, forest
 from tests.helpers.git import commit_all, make_repo, pasted, write
@@ -72,7 +73,8 @@ def test_unnameable_file_typed_to_every_target_command_names_its_rename_refused(
             assert line.startswith("forest: ") and "no selector can name it" in line, (what, line)
             assert [p for p in line.split("`") if " mv " in p] == [rename], (what, line)
             then = "rebind to the new name" if what == "rebind new" else "adopt"
-            assert line.endswith(f"(or a name you like), then {then}"), (what, line)
+            bash = f" ({BASH_ONLY})" if rename == NEWLINE else ""  # $'\012': not sh's
+            assert line.endswith(f"(or a name you like), then {then}{bash}"), (what, line)
     assert snapshot(repo) == before  # ledger, index, files and git's own: untouched
     # A backslash path naming no file keeps the grammar's own refusal ('/' between dirs).
     result = forest(repo, "supersede", "no\\such.md", "--words", "w")

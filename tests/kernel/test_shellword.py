@@ -302,3 +302,37 @@ def test_absolute_dash_c_steps_reach_the_top_by_its_absolute_path_accepted(
     finally:
         typed_in(None)
         stand_at(None)
+
+
+def _sh_words(words: list[str]) -> list[bytes]:
+    """``words`` pasted into this machine's ``sh`` (dash on Debian), as ``_bash_words``."""
+    script = "printf '%s\\0' " + " ".join(words)
+    done = subprocess.run(["sh", "-c", script], capture_output=True, check=True)
+    return done.stdout.split(b"\0")[:-1]
+
+
+def test_route_ansi_c_word_pasted_into_sh_names_another_file_detected() -> None:
+    """A route or a refusal whose command writes a name's byte, a control character or
+    an invisible one as ``$'\\ooo'`` says it is for bash, zsh or ksh: sh before dash
+    0.5.13 (Debian's) reads ``caf$'\\351'.md`` as the name ``caf$\\351.md`` and runs
+    ``git mv`` (or ``mkdir -p``) on it. A command without such a word says nothing more,
+    nor does one naming a file called ``$'\\351'`` (``shlex.quote``'s spelling)."""
+    from forest_files.check.findings import Route
+    from forest_files.kernel.errors import ForestError
+    from forest_files.kernel.exits import one_line
+
+    legacy, zwsp = os.fsdecode(b"d/caf\xe9.md"), "x\u200b"
+    words = [shell_word(legacy)]
+    assert _bash_words(words) == [b"d/caf\xe9.md"]
+    if _sh_words(words) == [b"d/caf\xe9.md"]:  # an sh that knows $'...' (dash 0.5.13)
+        pytest.skip("this sh reads $'...'")
+    assert _sh_words(words) == [b"d/caf$\\351.md"]  # another file, not a syntax error
+    note = "paste it into bash, zsh or ksh: sh and fish read $'\\ooo' as other characters"
+    rename = Route("rename it", (git_step("mv", "--", legacy, "d/café.md"),), note="why")
+    assert rename.line() == f"rename it: {rename.command}  (why; {note})"
+    make = command_text(("mkdir", "-p", zwsp))
+    said = one_line(ForestError(f"{zwsp}/a.md: its directory is gone — make it: `{make}`"))
+    assert said.endswith(f"`mkdir -p x$'\\342\\200\\213'` ({note})"), said
+    plain = Route("rename it", (git_step("mv", "--", "$'\\351'.md", "b.md"),), note="why")
+    assert plain.line() == f"rename it: {plain.command}  (why)"
+    assert one_line(ForestError(f"gone: `{command_text(('mkdir', '-p', 'x'))}`")).endswith("`")

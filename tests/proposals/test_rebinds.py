@@ -14,6 +14,7 @@ import pytest
 from forest_files.doors.review.closing import close_left_behind
 from forest_files.doors.watch import judge
 from forest_files.doors.watch.renames import propose_rebind
+from forest_files.kernel.shellword import BASH_ONLY
 from forest_files.proposals.rebinds import RebindStore
 from tests.helpers.cli import forest, ok
 from tests.helpers.custody import BY, age_files, init_and_adopt
@@ -262,7 +263,9 @@ def test_rebind_proposal_invisible_in_new_heading_shown_and_pasted_recovers(
         assert not any(not c.isascii() and c not in "…“”" for c in out), repr(out)
         assert code in out, out
     (route,) = [ln for ln in shown.splitlines() if ln.startswith("  stands for: ")]
-    route = route.removeprefix("  stands for: ").replace("'…'", "'the heading is his'")
+    assert route.endswith(f" ({BASH_ONLY})"), route  # its $'\\ooo' word is not sh's
+    route = route.removeprefix("  stands for: ").removesuffix(f" ({BASH_ONLY})")
+    route = route.replace("'…'", "'the heading is his'")
     assert "$'\\" in route, route
     rebound = pasted(root, f"{route} --as '{BY}'")
     assert rebound.returncode == 0, rebound.stderr
