@@ -97,7 +97,9 @@ def refuse_cut_short(
     ATX heading of other words aside; blank lines aside) are, as far as either goes,
     those of ground's the section lacks at its end. An ATX heading ``committed`` (the
     file's text at HEAD, asked only then) holds nowhere is a new one: lines edited
-    since count (each line a like edit of ground's, above the heading or under it).
+    since count (each line a like edit of ground's, above the heading or under it); an
+    ATX heading HEAD held, above lines that only happen to be ground's, is no cut (a
+    section emptied before a sibling whose own first line is ground's).
     ``first``: the section's first line in the file."""
     text = _lines(after)
     found = blocks("".join(text)) if text else []
@@ -106,6 +108,9 @@ def refuse_cut_short(
     head = found[0]
     said = [(i, x) for i, x in _read_next(text, found) if x]
     twice = _cut(said, [x for x in _lacked_tail(section, ground) if x], head.setext, _same)
+    above = twice is not None and twice[0] > said[0][0]  # a heading of its own above them
+    if above and committed is not None and not _new_heading(said[0][1], head.level, committed()):
+        return  # HEAD held it: its own lines, not ground's cut off by an edit
     edited = twice is None and not head.setext and bool(said) and committed is not None
     if edited and committed is not None and _new_heading(said[0][1], head.level, committed()):
         lacked = [x for x in _lacked_tail(section, ground, _alike) if x]

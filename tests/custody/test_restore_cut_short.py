@@ -72,3 +72,27 @@ def test_restore_committed_heading_after_edited_lines_accepted(tmp_path: Path) -
     (repo / "f.md").write_text("# A\ntext a\n# B\nmore a b\n")
     ok(repo, "restore", "f.md#A")
     assert (repo / "f.md").read_text() == "# A\ntext a\nmore a\n# B\nmore a b\n"
+
+
+def test_restore_emptied_before_committed_sibling_with_the_same_line_accepted(
+    tmp_path: Path,
+) -> None:
+    """A's only line deleted; B, which HEAD holds, begins with that same line (the slow
+    lane's property draw): B is its own, not A's lines cut off by a new heading, so A's
+    line goes back. Before: refused with "an edit put a heading at line 3"."""
+    repo = _adopted(tmp_path, "# Z\n# A\nqac\n# B\nqac\n\n# C\ntext\n")
+    (repo / "f.md").write_text("# Z\n# A\n# B\nqac\n\n# C\ntext\n")
+    ok(repo, "restore", "f.md#A")
+    assert (repo / "f.md").read_text() == "# Z\n# A\nqac\n# B\nqac\n\n# C\ntext\n"
+    assert kinds(repo) == ["clean"]
+
+
+def test_restore_emptied_before_new_heading_over_its_line_refused(tmp_path: Path) -> None:
+    """The same text, but ``# B`` is new (HEAD holds no B): a heading put above A's
+    line, so writing ground back would hold ``qac`` twice: refused, nothing written."""
+    repo = _adopted(tmp_path, "# Z\n# A\nqac\n\n# C\ntext\n")
+    (repo / "f.md").write_text("# Z\n# A\n# B\nqac\n\n# C\ntext\n")
+    before = state(repo)
+    got = forest(repo, "restore", "f.md#A")
+    assert got.exit_code == 1 and "an edit put a heading at line 3 (`# B`)" in got.stderr
+    assert state(repo) == before
