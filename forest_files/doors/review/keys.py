@@ -15,7 +15,12 @@ Test: tests/doors/test_review_pty.py, tests/doors/test_review_session.py
 from __future__ import annotations
 
 import os
+import select
 import sys
+import termios
+import tty
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
 _EOF_KEYS = ("\x04", "")  # Ctrl-D in cbreak mode arrives as a byte
@@ -42,16 +47,21 @@ class Console:
         self.out.flush()
 
     def key(self, prompt: str) -> str:
-        """One key, lower-cased; "" at end of input (Ctrl-D, a closed pipe)."""
-        self._prompt(prompt)
+        """One key, lower-cased; "" at end of input (Ctrl-D, a closed pipe). On a
+        terminal the prompt is printed only once cbreak mode is set, so a key (or a
+        Ctrl-C) pressed the moment it shows is read as a key (or interrupts the read),
+        never echoed into a line or lost in the middle of setting up."""
         if not self.tty or self.fd is None:
+            self._prompt(prompt)
             line = self.stream.readline()
             if not line:
                 self.say()
                 return ""
             self.say(line.strip()[:1])
             return line.strip()[:1].lower() or "\n"  # an empty line is a key, not EOF
-        got = _one_key(self.fd)
+        with _cbreak(self.fd):
+            self._prompt(prompt)
+            got = _one_key(self.fd)
         if got == "\x03":  # Ctrl-C that reached us as a byte (ISIG cleared elsewhere)
             raise KeyboardInterrupt
         shown = got if got.isprintable() else repr(got)
@@ -74,26 +84,28 @@ class Console:
         return got.strip()
 
 
-def _one_key(fd: int) -> str:
-    """A key pressed on terminal ``fd``, read in cbreak mode; an escape sequence (an
-    arrow key) is read whole and returned as one unknown key."""
-    import termios
-    import tty
-
+@contextmanager
+def _cbreak(fd: int) -> Iterator[None]:
+    """Terminal ``fd`` in cbreak mode (signals kept) for the block, its mode given
+    back whatever happens."""
     saved = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd, termios.TCSANOW)
-        data = os.read(fd, 1)
-        if data == b"\x1b" or (data and data[0] >= 0x80):
-            import select
-
-            while select.select([fd], [], [], 0.05)[0]:
-                more = os.read(fd, 16)
-                if not more:
-                    break
-                data += more
+        yield
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def _one_key(fd: int) -> str:
+    """A key pressed on terminal ``fd`` (in cbreak mode); an escape sequence (an
+    arrow key) is read whole and returned as one unknown key."""
+    data = os.read(fd, 1)
+    if data == b"\x1b" or (data and data[0] >= 0x80):
+        while select.select([fd], [], [], 0.05)[0]:
+            more = os.read(fd, 16)
+            if not more:
+                break
+            data += more
     return data.decode("utf-8", "replace")
 
 
