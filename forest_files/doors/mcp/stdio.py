@@ -12,9 +12,11 @@ blank line, and what messages.py ignores.
 Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
 ``stdio(stdin, stdout)``, an async context of the (read, write) streams the SDK's
 ``Server.run`` takes; it ends when ``stdin`` does (a last line without its newline
-is still judged), or at the first line after the client closed ``stdout`` (a hang-up,
-``hung_up``: no error; answers still owed are dropped, and a call already running
-finishes and is recorded, as tool calls run whole between two awaits); when an answer
+is still judged), once each request read is answered (owed.py: ``DRAIN_SECONDS`` at
+most, then a ``-32000`` error for each still owed), or at the first line after the
+client closed ``stdout`` (a hang-up, ``hung_up``: no error; answers still owed are
+dropped, and a call already running finishes and is recorded, as tool calls run
+whole between two awaits); when an answer
 cannot be written (/dev/full, a full disk, standard output closed: no hang-up) it ends
 the same way, then raises that error (the boundary's ``cannot write standard output``
 line, exit 1; it was an internal error and a crash log); at a stop signal (SIGTERM,
@@ -24,7 +26,7 @@ when the terminal ``stdin`` reads hangs up (its read fails with EIO, with or wit
 the SIGHUP beside it): ``Terminated`` by SIGHUP, never an internal error; when
 ``stdin`` cannot be read (closed at start, open for writing only) it ends as at its
 end, then raises ``InputLost`` (the boundary's ``cannot read standard input`` line).
-Test: tests/doors/test_mcp_stdio.py
+Test: tests/doors/test_mcp_stdio.py, tests/doors/test_mcp_end_of_input.py
 
 The SDK's own ``stdio_server`` hands an unparsable line to the session as an
 exception, which logs it (values included) and answers nothing: the client waits
@@ -48,6 +50,7 @@ from mcp.shared.message import SessionMessage
 
 from forest_files.doors.mcp.blocking import Blocking, hang_up, is_terminal, stopped, watch_stops
 from forest_files.doors.mcp.messages import Ignored, Refusal, judge, opens, unopened
+from forest_files.doors.mcp.owed import DRAIN_SECONDS, Owed
 from forest_files.doors.streams import InputLost
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES, MAX_PROPOSED_CHARS
 
@@ -115,10 +118,12 @@ async def stdio(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     blocking: Blocking | None = None,
+    drain: float = DRAIN_SECONDS,
 ) -> AsyncIterator[Streams]:
     """The session's streams over ``stdin``/``stdout`` (the process's own by default,
     read and written as bytes: UTF-8 is judged per line, never replaced), each read
-    and write run by ``blocking``."""
+    and write run by ``blocking``; at the end of input, the session's own input held
+    open until each request it was given is answered, ``drain`` seconds at most."""
     source = stdin or sys.stdin.buffer
     target = stdout or sys.stdout.buffer
     calls = blocking or Blocking()
@@ -127,6 +132,7 @@ async def stdio(
     lost: list[OSError] = []  # ... or it could not be written, or stdin not read
     caught: list[int] = []  # a stop signal: SIGTERM, SIGHUP, Ctrl-C; or stdin hung up
     terminal = is_terminal(source)
+    owed = Owed()  # requests passed to the session, until their answers are written
     to_session, incoming = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     outgoing, from_session = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -173,14 +179,20 @@ async def stdio(
                 if isinstance(judged, Refusal):
                     await emit(judged.line())
                     continue
+                owed.owe(judged)  # before the send: its answer may come before it returns
                 try:
                     await to_session.send(SessionMessage(judged))
                 except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                     return  # the session has ended
+            if not gone.is_set():  # the end of input: each request read is answered
+                for unanswered in await owed.settle(drain):
+                    await emit(unanswered.line())
 
     async def write() -> None:
         async with from_session:
             async for answer in from_session:
+                if not owed.heard(answer.message):
+                    continue  # already answered at the end of input: its bound passed
                 text = answer.message.model_dump_json(by_alias=True, exclude_none=True)
                 await emit(text.encode())
 
