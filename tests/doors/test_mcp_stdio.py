@@ -4,7 +4,7 @@ message (nested too deep, a lone surrogate, invalid UTF-8, not an object, a bad
 null or the line's own), nothing of the line is echoed or logged, and the server goes
 on answering; a line over the bound is refused without being held, one at the bound
 is judged; the end of input ends the server, status 0; in process, ``judge`` reads the
-id from the one parse only and ``next_line`` holds no more than the bound."""
+id from the one parse only and ``Lines`` holds no more than the bound."""
 
 from __future__ import annotations
 
@@ -30,8 +30,9 @@ from tests.helpers.state import shared_state
 from tests.helpers.watch import bound_repo
 
 pytest.importorskip("mcp")
+from forest_files.doors.mcp.lines import CHUNK, OVERLONG, Lines
 from forest_files.doors.mcp.messages import Refusal, judge
-from forest_files.doors.mcp.stdio import CHUNK, OVERLONG, next_line, too_long
+from forest_files.doors.mcp.stdio import too_long
 from forest_files.kernel.bounds import MAX_MCP_LINE_BYTES
 
 SENTINEL = "OCELOT-SENTINEL-5501"
@@ -220,13 +221,14 @@ def test_mcp_stdio_line_at_bound_accepted_over_bound_refused() -> None:
         at + b"\n" + _padded(2, limit + 1) + b"\n" + b"y" * (8 * limit) + b"\r\n"
         b"\n" + _request(3, "ping") + b"\n" + b"z" * (limit + 1)
     )
-    got = [next_line(stream, limit) for _ in range(6)]
+    lines = Lines(stream, limit)
+    got = [lines.next() for _ in range(6)]
     assert got[0] == at + b"\n" and not isinstance(judge(bytes(at)), Refusal)
     assert got[1:3] == [OVERLONG, OVERLONG] and got[3] == b"\n"
     assert got[4] == _request(3, "ping") + b"\n"
-    assert got[5] is OVERLONG and next_line(stream, limit) is None
-    last = io.BytesIO(b"\n" + at)
-    assert next_line(last, limit) == b"\n" and next_line(last, limit) == at
+    assert got[5] is OVERLONG and lines.next() is None
+    last = Lines(io.BytesIO(b"\n" + at), limit)
+    assert last.next() == b"\n" and last.next() == at
     page = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
     assert too_long(MAX_MCP_LINE_BYTES).message in page  # the bound and refusal documented
     assert f"{MAX_MCP_LINE_BYTES:,} bytes" in page
@@ -261,14 +263,15 @@ def test_mcp_stdio_over_long_line_memory_bounded_refused() -> None:
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
-        refused = next_line(stream, limit)
+        lines = Lines(stream, limit)
+        refused = lines.next()
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert refused is OVERLONG
     assert peak < limit + 4 * CHUNK, peak  # the line is 32 * limit
-    assert next_line(stream, limit) == _request(4, "ping")
-    assert next_line(stream, limit) is None
+    assert lines.next() == _request(4, "ping")
+    assert lines.next() is None
 
 
 @pytest.mark.slow

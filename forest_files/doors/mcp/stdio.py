@@ -5,13 +5,13 @@ message is answered here, with the JSON-RPC error itself, and never left waiting
 Stores: nothing.
 Refuses: a line longer than ``MAX_MCP_LINE_BYTES`` before its newline (bounds.py: the
 largest ``propose`` call, every character escaped at its most): ``-32600`` with ``id``
-null, its bytes read on to the newline ``CHUNK`` at a time and dropped, never held
-whole; every line messages.py refuses, with its ``Refusal`` (before the session's
+null, its bytes read on to the newline and dropped (lines.py), never held whole;
+every line messages.py refuses, with its ``Refusal`` (before the session's
 ``initialize``, what ``unopened`` refuses too). Dropped, unanswered and unlogged: a
 blank line, and what messages.py ignores.
-Returns: ``next_line(stream)`` (a line, ``OVERLONG``, or None at end of input);
-``stdio(stdin, stdout)``, an async context of the (read, write) streams the SDK's
-``Server.run`` takes; it ends when ``stdin`` does (a last line without its newline
+Returns: ``stdio(stdin, stdout)``, an async context of the (read, write) streams the
+SDK's ``Server.run`` takes (its input read as lines.py reads it: what came together
+in one blocking read); it ends when ``stdin`` does (a last line without its newline
 is still judged), once each request read is answered (owed.py: ``DRAIN_SECONDS`` at
 most, then a ``-32000`` error for each still owed), or at the first line after the
 client closed ``stdout`` (a hang-up, ``hung_up``: no error; answers still owed are
@@ -49,6 +49,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 
 from forest_files.doors.mcp.blocking import Blocking, hang_up, is_terminal, stopped, watch_stops
+from forest_files.doors.mcp.lines import Lines, More, Overlong
 from forest_files.doors.mcp.messages import Ignored, Refusal, judge, opens, unopened
 from forest_files.doors.mcp.owed import DRAIN_SECONDS, Owed
 from forest_files.doors.streams import InputLost
@@ -58,32 +59,6 @@ TOO_LONG = (
     "forest: a line over {limit} bytes, the bound of one message (a propose text of "
     "{chars} characters fits it); send each JSON-RPC message as one line within it"
 )
-CHUNK = 64 * 1024  # bytes read at a time: an over-long line costs this much, not its length
-
-
-class Overlong:
-    """A line over the bound, read to its end and dropped."""
-
-
-OVERLONG = Overlong()
-
-
-def next_line(stream: BinaryIO, limit: int = MAX_MCP_LINE_BYTES) -> bytearray | Overlong | None:
-    """The next line of ``stream``, newline kept (the last may have none); ``OVERLONG``
-    for one of more than ``limit`` bytes before its newline; None at end of input.
-    Never more than ``limit`` + 1 bytes of a line are held, plus one ``CHUNK``."""
-    line = bytearray()
-    while len(line) <= limit:
-        piece = stream.readline(min(CHUNK, limit + 1 - len(line)))
-        if not piece:
-            return line or None
-        line += piece
-        if piece.endswith(b"\n"):
-            return line
-    del line  # over the bound: what remains of it is read and dropped a chunk at a time
-    while (piece := stream.readline(CHUNK)) and not piece.endswith(b"\n"):
-        pass
-    return OVERLONG
 
 
 def too_long(limit: int) -> Refusal:
@@ -125,6 +100,7 @@ async def stdio(
     and write run by ``blocking``; at the end of input, the session's own input held
     open until each request it was given is answered, ``drain`` seconds at most."""
     source = stdin or sys.stdin.buffer
+    lines = Lines(source)
     target = stdout or sys.stdout.buffer
     calls = blocking or Blocking()
     lock = anyio.Lock()  # a refusal and an answer never share a line
@@ -149,9 +125,16 @@ async def stdio(
                 gone.set()  # said once the session ends (the boundary's line, exit 1)
                 lost.append(exc)
 
-    async def next_or_hung_up(stream: BinaryIO) -> bytearray | Overlong | None:
+    async def next_or_hung_up(lines: Lines) -> bytearray | Overlong | None:
+        while isinstance(got := lines.take(), More):
+            if (data := await read_or_hung_up(lines)) is None:
+                return None
+            lines.feed(data)
+        return got
+
+    async def read_or_hung_up(lines: Lines) -> bytes | None:
         try:
-            return await calls.run(next_line, stream)
+            return await calls.run(lines.read)
         except OSError as exc:
             if not hang_up(exc, terminal):  # closed (`<&-`), for writing only: said at the end
                 lost.append(exc if isinstance(exc, InputLost) else InputLost(*exc.args[:2]))
@@ -163,7 +146,7 @@ async def stdio(
     async def read() -> None:
         opened = False  # the session's initialize passed on: before it, messages.unopened
         async with to_session:
-            while (line := await next_or_hung_up(source)) is not None:
+            while (line := await next_or_hung_up(lines)) is not None:
                 if gone.is_set():
                     return  # no answer can be heard: nothing more is served
                 if isinstance(line, Overlong):
