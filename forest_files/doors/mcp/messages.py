@@ -14,7 +14,9 @@ object): ``-32602``, naming the field; before the session is opened (``unopened`
 request but ``initialize`` or ``ping``: ``-32600``, naming ``initialize``. The error
 message is one ``forest: …`` line naming what to send; it never echoes the line, and
 nothing of the line reaches the log or stderr. Dropped, unanswered and unlogged
-(``IGNORED``): a notification MCP has no client notification for, one but
+(``IGNORED``): a notification but the two the session acts on (``ACTED_ON``:
+``notifications/initialized`` and ``notifications/cancelled``; a progress or
+roots notification passed to it cost the session some 300 µs, for nothing), one but
 ``notifications/initialized`` before the session is opened, and a response or error
 (this server sends no request, so every one answers nothing it asked).
 Returns: ``judge(line)`` (the message, the ``Refusal`` to answer, or ``IGNORED``);
@@ -54,6 +56,9 @@ NOT_OPENED = (
     "(only ping is answered before it)"
 )
 OPENING = frozenset({"initialize", "notifications/initialized"})  # what opens a session
+# The client notifications the session acts on; the server (server.build) registers
+# no handler for any other (progress, roots/list_changed, tasks/status).
+ACTED_ON = frozenset({"notifications/initialized", "notifications/cancelled"})
 WHY_CHARS = 120
 
 RequestId = str | int
@@ -96,7 +101,7 @@ def judge(line: bytes | bytearray) -> types.JSONRPCMessage | Refusal | Ignored:
     if isinstance(root, types.JSONRPCRequest):
         return _fits(root) or message
     if isinstance(root, types.JSONRPCNotification):
-        return message if _NOTIFICATIONS.get(root.method) and _valid(root) else IGNORED
+        return message if root.method in ACTED_ON and _valid(root) else IGNORED
     return IGNORED  # a response or an error: this server asked nothing
 
 
