@@ -8,7 +8,9 @@ deeper than the SDK's JSON parser goes, cut short): ``-32700`` with ``id`` null;
 that is no JSON-RPC 2.0 message (not an object, no ``"jsonrpc": "2.0"``, a ``method``
 that is not a string, an ``id`` neither string nor integer): ``-32600`` with the
 line's ``id`` when the one parse read a string or integer there, else null; a request
-for a method MCP has no client request for: ``-32601``; a request whose ``params`` do
+for a method MCP has no client request for, or one this server does not serve
+(``prompts/list``, ``completion/complete``): ``-32601``, naming the methods it
+serves (``SERVED``); a request whose ``params`` do
 not fit its method's model (a tool name that is a number, arguments that are no
 object): ``-32602``, naming the field; before the session is opened (``unopened``), a
 request but ``initialize`` or ``ping``: ``-32600``, naming ``initialize``. The error
@@ -46,10 +48,11 @@ NOT_MESSAGE = (
     'forest: not a JSON-RPC 2.0 message; send one object with "jsonrpc": "2.0", '
     'a string "method" and, for a request, a string or integer "id"'
 )
-NO_METHOD = (
-    "forest: not a method an MCP client sends; send one of "
-    "initialize, ping, tools/list, tools/call, resources/list, resources/read"
-)
+# The requests this server answers: the session's initialize and ping, and the
+# handlers server.build registers (a test holds the two lists the same).
+SERVED = ("initialize", "ping", "tools/list", "tools/call", "resources/list", "resources/read")
+NO_METHOD = "forest: not a method an MCP client sends; send one of " + ", ".join(SERVED)
+NOT_SERVED = "forest: {method} is not served here; send one of " + ", ".join(SERVED)
 BAD_PARAMS = "forest: {method}: {where}: {why}; send the params MCP's schema gives it"
 NOT_OPENED = (
     "forest: {method} before initialize; send the initialize request first "
@@ -151,6 +154,8 @@ def _fits(root: types.JSONRPCRequest) -> Refusal | None:
     model = _REQUESTS.get(root.method)
     if model is None:
         return Refusal(types.METHOD_NOT_FOUND, NO_METHOD, root.id)
+    if root.method not in SERVED:  # one of MCP's (no value echoed); the SDK said "Method not found"
+        return Refusal(types.METHOD_NOT_FOUND, NOT_SERVED.format(method=root.method), root.id)
     try:
         model.model_validate(root.model_dump(by_alias=True, mode="json", exclude_none=True))
     except ValidationError as exc:
