@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -107,23 +106,22 @@ def test_mcp_flood_of_progress_notifications_never_reach_session_accepted() -> N
 
 
 @pytest.mark.slow
-def test_mcp_flood_of_notifications_next_request_answered_promptly_accepted(
+def test_mcp_flood_of_notifications_next_request_answered_accepted(
     tmp_path: Path,
 ) -> None:
     """``forest mcp`` sent 30,000 notifications (progress, unknown) then a ping: the
-    ping is answered within seconds (it took about 13 s, then 7 s; now under one)."""
+    ping is answered, nothing is said on stderr, and the end of input ends it with 0.
+    How long the flood holds the ping up is measured, not asserted here:
+    bench/mcp_flood_bench.py (30.5 s before, under 1 s now)."""
     root = bound_repo(tmp_path)
     proc = _forest_mcp(root)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(_request(1, "initialize", INIT) + b"\n" + INITIALIZED)
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline())["id"] == 1
-    started = time.monotonic()
     proc.stdin.write((2 * PROGRESS + UNKNOWN) * FLOOD + _request(2, "ping") + b"\n")
     proc.stdin.flush()
     assert json.loads(proc.stdout.readline()) == {"jsonrpc": "2.0", "id": 2, "result": {}}
-    took = time.monotonic() - started
     proc.stdin.close()
     assert proc.wait(timeout=WAIT) == 0
     assert proc.stderr is not None and proc.stderr.read() == b""
-    assert took < 3.0, took
