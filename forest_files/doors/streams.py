@@ -175,7 +175,7 @@ def tolerant_streams() -> None:
     """Standard output and error never fail on a character their encoding lacks: a
     strict stream (a UTF-8 terminal's stdout, ``PYTHONIOENCODING=utf-8:strict``)
     writes it backslash-escaped, as Python's own stderr does, instead of ending the
-    command in an internal error. A name that is not UTF-8 then shows as ``\udce9``
+    command in an internal error. A name that is not UTF-8 then shows as ``\\udce9``
     in prose; every command printed spells it ``$'\351'`` (kernel/shellword.py),
     so it still works pasted."""
     for stream in (sys.stdout, sys.stderr):
