@@ -40,6 +40,7 @@ from pathlib import Path
 from forest_files.custody import auditlog as audit
 from forest_files.custody.auditowed_acts import proven_events
 from forest_files.kernel.cache import replace_atomically
+from forest_files.kernel.errors import StateError
 from forest_files.kernel.paths import LEDGER_DIR, OWED_DIR
 from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.state import ensure_dir, worktree_dir
@@ -81,11 +82,11 @@ def owe(root: Path, events: Sequence[audit.Event], head: str | None) -> Path | N
     if os.path.lexists(folder):
         ensure_dir(folder)  # a link or a file planted there: refused, never written through
     try:
-        folder.mkdir(mode=0o700, exist_ok=True)
+        ensure_dir(folder)  # 0700; root's, in another user's git directory: theirs
         path = folder / f"{acts[0]}.json"
         doc = {"acts": acts, "head": head or ""}
         replace_atomically(str(path), json.dumps(doc, sort_keys=True).encode("utf-8"))
-    except OSError:
+    except (OSError, StateError):  # a folder that cannot be made: no marker, as below
         return None
     return path
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from forest_files.custody import lost_config
 from forest_files.custody.config import CONFIG_NAME, ConfigBroken
 from forest_files.kernel.errors import StoreCorruption
+from forest_files.kernel.handover import create_for_owner
 from forest_files.kernel.paths import INDEX_NAME
 from forest_files.kernel.state import refuse_linked_file
 from forest_files.store.anchor import anchor_body
@@ -29,6 +30,7 @@ from forest_files.store.forest import ForestStore
 def open_index(root: Path, project_id: str, index_path: Path) -> ForestStore:
     """The index at ``index_path`` of the project ``project_id`` (forest.toml's), open."""
     refuse_linked_file(index_path, INDEX_NAME, sqlite=True)
+    create_for_owner(str(index_path))  # root's, in another user's git directory: theirs
     try:
         store = ForestStore(index_path, derived=True)  # woods.db: rebuildable
         store.init_schema()

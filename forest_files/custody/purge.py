@@ -43,6 +43,7 @@ from pathlib import Path
 
 from forest_files.custody import tombstone
 from forest_files.kernel.access import access_fix, beyond_modes, regain_access
+from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import FREE_SPACE, ForestError, NoSpace, no_space
 from forest_files.kernel.paths import (
     CACHE_DIR,
@@ -212,9 +213,8 @@ def mark_pending(root: Path, act_id: str, body_hash: str) -> Path:
     folder = shared_dir(root) / PURGE_DIR
     ensure_dir(folder)
     path = folder / f"{act_id}.json"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"act_id": act_id, "body_hash": body_hash}), encoding="utf-8")
-    os.replace(tmp, path)
+    marker = json.dumps({"act_id": act_id, "body_hash": body_hash}).encode("utf-8")
+    replace_atomically(str(path), marker, mode=0o644)  # root's made another owner's too
     return path
 
 

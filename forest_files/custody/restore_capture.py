@@ -27,6 +27,7 @@ from pathlib import Path
 from forest_files.custody.restore_files import drop, reason
 from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
+from forest_files.kernel.handover import hand_over
 from forest_files.kernel.hashing import hash_body
 from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.pids import sweep_dead
@@ -54,6 +55,7 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
         # empty capture in place, naming no text. fsynced: it keeps the person's text
         # the rename of their file is about to overwrite.
         with open(part, "wb") as out:
+            hand_over(out.fileno(), str(part))  # root's, in another user's git dir: theirs
             out.write(f"# captured before `{step}`\n".encode() + data)
             out.flush()
             os.fsync(out.fileno())

@@ -142,7 +142,8 @@ class StatCache:
             try:
                 ensure_dir(self.dir)
                 if os.access(self.dir, os.W_OK):
-                    probe.write_text(str(os.getpid()), encoding="utf-8")
+                    pid = str(os.getpid()).encode("ascii")
+                    cache.replace_atomically(str(probe), pid, mode=0o644)
                     self._stamp = os.stat(probe).st_mtime_ns
             except OSError:
                 pass  # no stamp (0): nothing recorded now can be trusted

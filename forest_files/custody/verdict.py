@@ -139,8 +139,7 @@ def stamp(root: str) -> int:
         ensure_dir(os.path.dirname(probe))
         if not (os.access(os.path.dirname(probe), os.W_OK) or os.access(state, os.W_OK)):
             return 0
-        with open(probe, "w", encoding="utf-8") as fh:
-            fh.write(str(os.getpid()))
+        cache.replace_atomically(probe, str(os.getpid()).encode("ascii"), mode=0o644)
         return os.stat(probe).st_mtime_ns
     except OSError:
         return 0

@@ -55,6 +55,7 @@ from forest_files.custody.sources import (
 from forest_files.custody.viewkey import seal_view
 from forest_files.custody.viewmanifest import Manifest, manifest_rows, sealed_manifest
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.handover import hand_over_path
 from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.act_refs import body_refs
@@ -116,6 +117,7 @@ def build_view(
             _discard(tmp)
             said.clear()
             manifest = _full(root, cfg.project_id, where, tmp, ask)
+        hand_over_path(str(tmp))  # root's, in another user's git directory: theirs
         os.replace(tmp, target)
     except LedgerError as exc:  # a rule that rewrites ledger files: named, with the fix
         named = with_conversion(root, exc)

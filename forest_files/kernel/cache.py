@@ -18,7 +18,9 @@ and state planted without the key.
 Record: ``MAGIC`` (8 bytes), kind length (1 byte), kind (ASCII), MAC (32 bytes,
 keyed BLAKE2b over kind and payload), payload (``marshal`` of the value).
 Files are created ``O_EXCL|O_NOFOLLOW`` under a temporary name beside the
-record and renamed over it; a symlink is never written through or read.
+record and renamed over it; a symlink is never written through or read. Created by
+root in a git directory another user owns, the file is that user's before the rename
+(kernel/handover.py ``hand_over``).
 
 Uses ``os``, ``marshal`` and BLAKE2b only: the warm ``forest check`` loads it. The
 MAC is ``_blake2.blake2b`` (what ``hashlib.blake2b`` is, OpenSSL or not), checked by
@@ -46,6 +48,7 @@ try:
 except ImportError:  # an interpreter built without it: hashlib's, whatever it is
     from hashlib import blake2b
 
+from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import STATE_NAME
 from forest_files.kernel.state import ensure_dir, git_dir_paths
 
@@ -131,6 +134,7 @@ def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: i
         os.unlink(tmp)
         fd = os.open(tmp, flags, mode)
     try:
+        hand_over(fd, target)  # root's, in another user's git directory: theirs
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if fsync:
@@ -251,6 +255,7 @@ def _create_key(state: str, key_path: str) -> bytes | None:
     tmp = f"{key_path}.{os.getpid()}.tmp"
     forget(tmp)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+    hand_over(fd, key_path)
     with os.fdopen(fd, "wb") as fh:
         fh.write(os.urandom(_KEY_BYTES))
         fh.flush()

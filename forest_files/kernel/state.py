@@ -14,9 +14,12 @@ the target), so the hook's fast path pays no ``git rev-parse``. A git
 directory git would not accept is refused rather than guessed.
 
 Directories are created ``0700`` and checked with ``lstat``: a symlink planted
-where a state directory belongs is refused, never followed. The string
-functions use ``os`` alone (the warm ``forest check`` loads neither pathlib nor
-the error module's sqlite3); the ``Path`` ones are for everyone else.
+where a state directory belongs is refused, never followed. What root creates in a
+git directory another user owns is given to that user (kernel/handover.py
+``hand_over``): here, each folder and appended file; kernel/cache.py's atomic write,
+each record. The string functions use ``os`` alone (the warm ``forest check`` loads
+neither pathlib nor the error module's sqlite3); the ``Path`` ones are for everyone
+else.
 
 Stores: the directories themselves.
 Refuses: a state directory that is a symlink or not a directory, or that cannot be
@@ -37,6 +40,7 @@ from __future__ import annotations
 import os
 import stat
 
+from forest_files.kernel.handover import hand_over, hand_over_path
 from forest_files.kernel.paths import STATE_NAME
 
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for every module
@@ -155,6 +159,8 @@ def _real_dir(path: str) -> None:
             pass  # a racing process made it; checked below
         except OSError as exc:  # a read-only or full git directory: said, with the fix
             raise _refuse(_cannot_create(path, exc)) from exc
+        else:
+            hand_over_path(path)  # root's, in another user's git directory: theirs
         mode = os.lstat(path).st_mode
     if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
         from forest_files.kernel.shellword import shell_word
@@ -223,10 +229,12 @@ def open_append(path: str | os.PathLike[str], what: str) -> int:
     says how to remove it."""
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
     try:
-        return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0), 0o600)
     except OSError:
         refuse_linked_file(path, what)  # a link or a non-file: named, with its removal
         raise
+    hand_over(fd, os.fspath(path))
+    return fd
 
 
 def git_dirs(root: str | os.PathLike[str]) -> tuple[Path, Path]:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.kernel.errors import ForestError, NoSpace, StoreBusy, StoreCorruption
+from forest_files.kernel.handover import create_for_owner
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import refuse_linked_file, shared_dir
 from forest_files.store.connection import connect, damaged, translate
@@ -82,6 +83,7 @@ def open_local(
     """The local store ``name`` of the repository at ``root``, created if need be."""
     path = shared_dir(root) / name
     refuse_linked_file(path, name, sqlite=True)
+    create_for_owner(str(path))  # root's, in another user's git directory: theirs
     conn = connect(path)
     try:
         conn.execute("PRAGMA journal_mode = WAL")

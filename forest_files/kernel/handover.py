@@ -1,0 +1,99 @@
+"""Root's new state in a repository another user owns, given to that user.
+
+Root opens a repository whose git directory another user owns when ``safe.directory``
+names it, or under ``sudo`` when the ``SUDO_UID`` sudo exported owns it (git's rule,
+kernel/owners.py). What forest-files then made in that user's ``.git/forest`` was
+root's (the folder itself ``0700``, ``mac.key``, the index, the records ``0600``), and
+locked the owner out of their own state: every later command of theirs refused
+("another user owns it"), or without its caches. Each file and folder root creates
+there is now given to the owner of the git directory (its uid and gid), on the
+descriptor it was created on, before it is renamed into place; a hard link planted
+there (any file of root's, it may be) is never given away, nor anything not root's.
+
+Stores: the owner of what it is handed (as root only; a no-op for every other user).
+Refuses: nothing (a hand-over the system refuses, a filesystem that keeps root's files
+root's, leaves the file root's, as before).
+Returns: nothing.
+Test: tests/doors/test_state_of_another_owner.py
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from forest_files.kernel.paths import STATE_NAME
+
+
+def hand_over(fd: int, path: str) -> None:
+    """Give the file or folder open at ``fd``, just created at ``path`` inside a state
+    directory (``<git-dir>/forest``), to the owner of that git directory, when root
+    created it and another user owns the git directory; else leave it. Only root's own
+    new inode is handed over: a folder, or a file with no other link (a hard link
+    planted there might be any file of root's, and is never given away)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    owner = _state_owner(path)
+    if owner is None:
+        return
+    try:
+        made = os.fstat(fd)
+        if made.st_uid != 0 or not (stat.S_ISDIR(made.st_mode) or made.st_nlink == 1):
+            return
+        os.fchown(fd, *owner)
+    except OSError:  # a filesystem that keeps root's files root's (root_squash)
+        pass
+
+
+def hand_over_path(path: str) -> None:
+    """``hand_over`` for the file or folder just made at ``path`` and closed (opened
+    without following a link, never blocking on a FIFO: anything put there since is
+    another user's and left alone)."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return
+    try:
+        hand_over(fd, path)
+    finally:
+        os.close(fd)
+
+
+def create_for_owner(path: str) -> None:
+    """As root in a git directory another user owns, the file at ``path`` made empty
+    (where absent) and handed over, for what creates it by name next: SQLite, which
+    makes a database's ``-wal``, ``-shm`` and ``-journal`` its owner's when root makes
+    them. Elsewhere, and where ``path`` exists, nothing."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or _state_owner(path) is None:
+        return
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)  # SQLite's mode
+    except OSError:  # there already, or a link: what opens it next decides
+        return
+    try:
+        hand_over(fd, path)
+    finally:
+        os.close(fd)
+
+
+def _state_owner(path: str) -> tuple[int, int] | None:
+    """(uid, gid) of the git directory whose state directory holds ``path``, when not
+    root's; None for a path in no state directory."""
+    probe = os.path.abspath(path)
+    while os.path.basename(probe) != STATE_NAME:
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None
+        probe = parent
+    git_dir = os.path.dirname(probe)
+    try:
+        if not os.path.isfile(os.path.join(git_dir, "HEAD")):
+            return None  # a folder named forest elsewhere (a report's), not a state one
+        found = os.stat(git_dir)
+    except OSError:
+        return None
+    return None if found.st_uid == 0 else (found.st_uid, found.st_gid)

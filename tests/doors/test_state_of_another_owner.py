@@ -1,0 +1,97 @@
+"""Root's commands in a repository whose git directory another user owns.
+
+git opens such a repository for root when ``safe.directory`` names it, or under
+``sudo`` when the ``SUDO_UID`` sudo exported owns it. forest's full door then wrote
+root's files into the owner's ``.git/forest`` (the folder itself ``0700``,
+``mac.key``, the index, the binding map, ``cache/``, ``audit.db``): the owner's every
+later command was refused ("another user owns it"), or lost its caches. Now each file
+and folder root makes there is given to the git directory's owner as it is made
+(kernel/handover.py ``hand_over``), and a hard link planted there is never given away.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.git import pasted
+from tests.helpers.unprivileged import (
+    NOBODY,
+    adopted_place,
+    as_root,
+    handed_copy,
+    run_as_user,
+)
+
+FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n", "notes.md": "# Notes\n\nKept.\n"}
+ROOT_RUNS = "forest check && forest check --staged && forest status"
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    if not as_root():
+        pytest.skip("only root can run forest in a repository another user owns")
+    with adopted_place(FILES, "doc.md") as made:
+        yield made
+
+
+def _roots_own(state: Path) -> list[str]:
+    """Every file and folder under ``state`` (itself too) root owns."""
+    return [str(p) for p in [state, *state.rglob("*")] if p.lstat().st_uid == 0]
+
+
+@pytest.mark.parametrize("let_in", ["safe.directory", "sudo"])
+def test_state_root_in_repo_of_another_user_accepted(
+    place: tuple[Path, Path], tmp_path: Path, let_in: str
+) -> None:
+    """Root's commands in ``nobody``'s repository, trusted by ``safe.directory`` (no
+    state made yet) or run under ``sudo`` by ``nobody`` (its state warm): every file
+    and folder they leave in ``.git/forest`` is ``nobody``'s, whose own check, adopt
+    and check again then work, the last answered from its remembered verdict."""
+    base, bin_dir = place
+    repo = handed_copy(base, f"nobody's, {let_in}")
+    state = repo / ".git" / "forest"
+    if let_in == "sudo":
+        assert run_as_user(repo, "forest check", bin_dir).returncode == 0
+        env = {"SUDO_UID": str(NOBODY)}
+    else:
+        shutil.rmtree(state)
+        config = tmp_path / "gitconfig"
+        config.write_text(f"[safe]\n\tdirectory = {repo}\n", encoding="utf-8")
+        env = {"GIT_CONFIG_GLOBAL": str(config)}
+    done = pasted(repo, ROOT_RUNS, env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert _roots_own(state) == []
+    trace = repo / ".git" / "trace"
+    for command in ["forest check", "forest adopt notes.md --words notes", "forest check"]:
+        mine = run_as_user(repo, command, bin_dir)
+        assert mine.returncode == 0 and mine.stderr == "", (command, mine.stderr)
+    warm = run_as_user(repo, 'GIT_TRACE="$PWD/.git/trace" forest check', bin_dir)
+    assert warm.returncode == 0 and warm.stderr == "", warm.stderr
+    assert not trace.exists() or "rev-parse" not in trace.read_text(encoding="utf-8")
+
+
+def test_state_hard_link_in_repo_of_another_user_refused(tmp_path: Path) -> None:
+    """A hard link to a file of root's planted in ``nobody``'s ``.git/forest`` where
+    root appends (a log) is written to, as before, but never given to ``nobody``."""
+    if not as_root():
+        pytest.skip("only root gives files away")
+    from forest_files.kernel.state import open_append
+
+    git_dir = tmp_path / "repo" / ".git"
+    (git_dir / "forest").mkdir(parents=True)
+    (git_dir / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    for path in (git_dir.parent, git_dir, git_dir / "forest"):
+        os.chown(path, NOBODY, NOBODY)
+    roots = tmp_path / "roots"
+    roots.write_text("root's own\n", encoding="utf-8")
+    os.link(roots, git_dir / "forest" / "watch.log")
+    os.close(open_append(git_dir / "forest" / "watch.log", "watch.log"))
+    made = open_append(git_dir / "forest" / "crash.log", "crash.log")
+    os.close(made)
+    assert roots.stat().st_uid == 0
+    assert (git_dir / "forest" / "crash.log").stat().st_uid == NOBODY
