@@ -23,17 +23,37 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 
 def _users() -> tuple[int, ...]:
     """The owners git counts as this user: its effective id; for root, root and the
-    ``SUDO_UID`` sudo exported (git reads it with ``strtoul``: a plain decimal number
-    here, anything else leaves the light path, where git decides)."""
+    ``SUDO_UID`` sudo exported, read as git reads it (``_sudo_uid``)."""
     euid = os.geteuid()
-    sudo = os.environ.get("SUDO_UID", "")
-    if euid == 0 and sudo.isascii() and sudo.isdecimal():
-        return (0, int(sudo))
-    return (euid,)
+    sudo = _sudo_uid(os.environ.get("SUDO_UID", "")) if euid == 0 else None
+    return (euid,) if sudo is None else (0, sudo)
+
+
+_ULONG_MAX = sys.maxsize * 2 + 1  # C's unsigned long where there is geteuid (LP64, ILP32)
+
+
+def _sudo_uid(text: str) -> int | None:
+    """``SUDO_UID`` as git (2.35.2 and later) reads it: ``strtoul`` in base 10 (leading
+    white space and one ``+`` or ``-`` taken, nothing after the digits, no overflow),
+    then cut to a 32-bit ``uid_t``: `` 65534``, ``+65534`` and ``4295032830`` are
+    65534 to git, ``65534 `` and ``0x10`` nothing (None)."""
+    digits = text.lstrip(" \t\n\v\f\r")
+    negative = digits.startswith("-")
+    if digits.startswith(("+", "-")):
+        digits = digits[1:]
+    if not (digits.isascii() and digits.isdecimal()):
+        return None
+    value = int(digits)
+    if value > _ULONG_MAX:  # strtoul's ERANGE: git ignores the variable
+        return None
+    if negative:  # strtoul negates in unsigned arithmetic
+        value = -value % (_ULONG_MAX + 1)
+    return value & 0xFFFFFFFF
 
 
 def owned_by_user(root: str, dotgit: str) -> bool:

@@ -154,3 +154,40 @@ def test_light_check_linked_worktree_gitdir_of_another_user_refused(
     before = _files(gitdir)
     _refused(pasted(linked, "forest check", env={"GIT_CONFIG_GLOBAL": str(tmp_path / "gc")}))
     assert _files(gitdir) == before
+
+
+@pytest.mark.parametrize(
+    ("sudo", "answered"),
+    [
+        (" 65534", True),
+        ("\t+65534", True),
+        ("4295032830", True),  # 2**32 + 65534: git's 32-bit uid_t
+        ("-18446744073709486082", True),  # strtoul negates modulo 2**64
+        ("65534 ", False),
+        ("-65534", False),
+        ("+ 65534", False),
+    ],
+)
+def test_light_check_sudo_uid_as_git_reads_it_accepted(
+    place: tuple[Path, Path], tmp_path: Path, sudo: str, answered: bool
+) -> None:
+    """Root under ``sudo``, ``SUDO_UID`` spelled as git's ``strtoul`` still reads the
+    owner's uid: the light door answers without git where git opens the repository
+    (before: only a bare decimal number did; the rest asked git each time), and leaves
+    it to git's refusal where git refuses. git itself is asked first, so the cases
+    follow the git installed here."""
+    base, bin_dir = place
+    repo = handed_copy(base, f"sudo {sudo.encode().hex()}")
+    assert run_as_user(repo, "forest check && forest check", bin_dir).returncode == 0
+    env = {"GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"), "SUDO_UID": sudo}
+    opened = pasted(repo, "git rev-parse --git-dir", env=env).returncode == 0
+    assert opened == answered  # git reads SUDO_UID so
+    trace = tmp_path / "trace"
+    before = _files(repo)
+    done = pasted(repo, "forest check", env={**env, "GIT_TRACE": str(trace)})
+    if answered:
+        assert done.returncode == 0 and done.stdout == f"{CLEAN}\n", done.stderr
+        assert not trace.exists() or "rev-parse" not in trace.read_text(encoding="utf-8")
+    else:
+        _refused(done)
+    assert _files(repo) == before
