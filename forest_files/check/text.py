@@ -15,7 +15,8 @@ git index, several drifts end with one route for the whole commit
 routes once, after the last of them (``--json`` keeps one finding per binding,
 each with its routes). Every line is plain text: a control character or a byte that
 is not UTF-8 in a name or a word is shown escaped (kernel/shellword.py
-``printable``), so a name can never end a line and forge the next one.
+``printable``), so a name can never end a line and forge the next one; a fact or hint
+whose command spells a word ``$'\\ooo'`` says it needs bash, as a route does (``for_bash``).
 ``in_hook_order`` is every hook's refusal order (pre-commit's, the server's).
 Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py, tests/doors/test_cli_files.py
 """
@@ -23,7 +24,7 @@ Test: tests/doors/test_doors.py, tests/check/test_forged_lines.py, tests/doors/t
 from __future__ import annotations
 
 from forest_files.check.findings import CheckReport, Reported, Route, detail_of
-from forest_files.kernel.shellword import forest_text, printable
+from forest_files.kernel.shellword import for_bash, forest_text, printable
 
 TYPE_CHECKING = False  # an annotation's name only: nothing imported when the hook runs
 if TYPE_CHECKING:
@@ -56,7 +57,9 @@ def no_diff(finding: Finding) -> str:
     its ground (unresolved, moved, missing, contested): the finding with its detail, as
     ``forest check`` heads it, and the check of its file that prints the routes out."""
     check = forest_text("check", finding.path)
-    return f"{headline(Reported(finding))}\n  (no diff: `{check}` prints the routes out of it)"
+    return f"{headline(Reported(finding))}\n  " + for_bash(
+        f"(no diff: `{check}` prints the routes out of it)"
+    )
 
 
 def facts(r: Reported, *, words: bool = True) -> list[str]:
@@ -89,7 +92,9 @@ def block(
     """Every line a door prints for one finding (its routes left out when not
     ``routes``: a file in conflict prints them once, after its last finding)."""
     lines = [headline(r, colour=colour)]
-    lines.extend(f"  {printable(fact)}" for fact in facts(r, words=words))
+    # a fact naming a command (the fsck of an unreadable index, a hint's git add) says
+    # the shell it needs, as a route does
+    lines.extend(f"  {for_bash(printable(fact))}" for fact in facts(r, words=words))
     if routes:
         lines.extend(f"  {printable(route.line())}" for route in r.routes)
     if r.diff:
@@ -134,7 +139,7 @@ def failed_blocks(
     kind in one line that names ``lister``, the command that lists every one."""
     from forest_files.check.commit_route import nested
 
-    out: list[str] = [printable(hint) for hint in dict.fromkeys(report.hints)]  # once each
+    out = [for_bash(printable(hint)) for hint in dict.fromkeys(report.hints)]  # once each
     pairs = nested(report.failed)
     if shown is not None and len(pairs) > shown:  # a rare kind is not hidden behind many
         many: dict[str, int] = {}

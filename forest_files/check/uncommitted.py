@@ -148,7 +148,7 @@ def _user_excludes() -> str | None:
 def _said(listed: Sequence[str], hidden: Sequence[str], *, in_commit: bool) -> str:
     """The line for the custody files git does not track (``listed``), those an ignore
     rule hides (``hidden``) named with the rule first."""
-    from forest_files.kernel.shellword import command_text, git_step, printable  # said: rare
+    from forest_files.kernel.shellword import command_text, for_bash, git_step, printable
 
     if hidden:
         return ignored_line(hidden, in_commit=in_commit)
@@ -167,7 +167,7 @@ def _said(listed: Sequence[str], hidden: Sequence[str], *, in_commit: bool) -> s
         what = f"{', '.join([*(printable(p) for p in setup), *count])} not in git (never committed)"
         seen = "every clone and forest ci judge without them"
     step = f"{command_text(add)} && {command_text(git_step('commit'))}"
-    return f"forest: {what}: {left_out}{seen}; commit: {step}"
+    return for_bash(f"forest: {what}: {left_out}{seen}; commit: {step}")
 
 
 def ignored_custody(
@@ -183,13 +183,13 @@ def ignored_custody(
 
 def ignored_line(hidden: Sequence[str], *, in_commit: bool) -> str:
     """``ignored_custody``'s line for ``hidden`` (not empty), listed already."""
-    from forest_files.kernel.shellword import command_text, git_step, printable
+    from forest_files.kernel.shellword import command_text, for_bash, git_step, printable
 
     first = hidden[0]
     see = command_text(git_step("check-ignore", "-v", "--", first))
     more = f" and {len(hidden) - 1} more" if len(hidden) > 1 else ""
     left_out = "this commit leaves them out, and " if in_commit else ""
-    return (
+    return for_bash(
         f"forest: git ignores custody files ({printable(first)}{more}): {left_out}no commit "
         f"can carry them, so every clone and forest ci judge without them; `{see}` names "
         "the ignore rule: remove it (or exclude forest's files from it), then commit them"

@@ -96,11 +96,11 @@ def _routes_line(kinds: list[str]) -> str | None:
         return None
     from collections import Counter
 
-    from forest_files.kernel.shellword import forest_text
+    from forest_files.kernel.shellword import for_bash, forest_text
 
     counts = ", ".join(f"{n} {kind}" for kind, n in Counter(failed).items())
     their = "its" if len(failed) == 1 else "their"
-    return f"forest: {counts}: `{forest_text('check')}` prints {their} routes"
+    return for_bash(f"forest: {counts}: `{forest_text('check')}` prints {their} routes")
 
 
 def _custody_line(repo: str, near: str | None) -> str | None:

@@ -137,9 +137,11 @@ def shell_needed(text: str) -> str:
 
 
 def for_bash(line: str) -> str:
-    """``line``, with ``(BASH_ONLY)`` after it when ``shell_needed`` says so."""
+    """``line``, with ``(BASH_ONLY)`` after it when ``shell_needed`` says so (once: a
+    line that says it already is left as it is). Each line of a hint a door prints after
+    an act passes through here, as every route and refusal does."""
     needed = shell_needed(line)
-    return f"{line} ({needed})" if needed else line
+    return f"{line} ({needed})" if needed and BASH_ONLY not in line else line
 
 
 def printable(text: str, *, keep: str = "") -> str:

@@ -15,6 +15,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from forest_files.kernel.shellword import BASH_ONLY
 from tests.helpers.cli import FOREST
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git, pasted, write
@@ -52,7 +53,9 @@ def test_verify_stray_named_with_newlines_forged_route_refused(tmp_path: Path) -
     fixes = [ln for ln in done.stdout.splitlines() if ln.startswith("  fix, at the repository")]
     (fix,) = fixes
     assert fix.startswith("  fix, at the repository root: rm -- "), fix
-    assert pasted(repo, fix.split(": ", 1)[1]).returncode == 0
+    command = fix.split(": ", 1)[1]
+    assert command.endswith(f" ({BASH_ONLY})"), fix  # its $'\012' words: not sh's
+    assert pasted(repo, command.removesuffix(f" ({BASH_ONLY})")).returncode == 0
     assert not (repo / ".forest" / "ledger" / name).exists()
     assert not (repo / "FORGED").exists()
     assert _run(repo, FOREST, "verify").returncode == 0

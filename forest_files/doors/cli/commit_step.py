@@ -11,11 +11,14 @@ refuses it) gets a second line naming the rule (check/uncommitted.py).
 While git holds files in conflict (a merge, rebase or cherry-pick stopped), git
 refuses any commit: the step then stages alone and says what is left
 (``stage it: … (then resolve the N file(s) still in conflict, …, and commit)``).
+A word spelled ``$'\\ooo'`` (a folder reached by ``forest -C`` whose name is not UTF-8)
+has the line say it is for bash, zsh or ksh (kernel/shellword.py ``for_bash``).
 
 Stores: nothing.
 Refuses: nothing.
 Returns: the line (``commit_step``).
-Test: tests/doors/test_act_commit_steps.py, tests/custody/test_resolve.py
+Test: tests/doors/test_act_commit_steps.py, tests/custody/test_resolve.py,
+tests/doors/test_act_hints_for_bash.py
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from pathlib import Path
 from forest_files.kernel.shellword import (
     command_text,
     commit_ledger_with,
+    for_bash,
     forest_text,
     git_step,
     in_batches,
@@ -49,13 +53,11 @@ def commit_step(root: Path, paths: Sequence[str] = ()) -> str:
     hidden = ignored_custody(root)  # then git add refuses the ledger: the rule is named
     after = "" if hidden is None else f"\n{hidden}"
     if not unmerged:
-        return f"commit it{files}: {commit_ledger_with(waiting)}{after}"
+        return for_bash(f"commit it{files}: {commit_ledger_with(waiting)}") + after
     steps = in_batches(("add", "--", ".forest/ledger"), list(waiting)) if waiting else ()
     stage = " && ".join(command_text(git_step(*step)) for step in steps) or stage_ledger()
-    return (
-        f"stage it{files}: {stage}  (then resolve the {len(unmerged)} file(s) still in "
-        f"conflict, `{forest_text('check')}` names them, and commit){after}"
-    )
+    then = f"then resolve the {len(unmerged)} file(s) still in conflict, `{forest_text('check')}`"
+    return for_bash(f"stage it{files}: {stage}  ({then} names them, and commit)") + after
 
 
 __all__ = ["commit_step"]

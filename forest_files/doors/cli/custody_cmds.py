@@ -32,7 +32,7 @@ from forest_files.doors.cli.options import (
 )
 from forest_files.doors.cli.restore_cmd import restore
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import forest_text, printable, stage_ledger
+from forest_files.kernel.shellword import for_bash, forest_text, printable, stage_ledger
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -204,7 +204,7 @@ def _supersede_staged(
     count = len(done.rebound) + len(done.superseded)
     if done.unchanged:  # moves of unchanged text keep no words
         typer.echo(words_unkept(done.unchanged, count))
-    typer.echo(f"{count} in one segment; stage .forest/ledger ({stage_ledger()})")
+    typer.echo(for_bash(f"{count} in one segment; stage .forest/ledger ({stage_ledger()})"))
 
 
 def _confirm(lines: list[str], yes: bool, *, err: bool) -> None:

@@ -22,7 +22,7 @@ from forest_files.doors.cli.custody_cmds import TargetArg
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, RepoOpt, WordsOpt, app, identity, words_unkept
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import printable
+from forest_files.kernel.shellword import for_bash, printable
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -111,7 +111,7 @@ def rebind(
         # Judged at the new places, after the rebind: its own bindings count as custody.
         outside = [u.warning() for u in unheld(r, [section for _, section in moves])]
     for line in outside:  # a warning: nothing refused, the exit code kept
-        typer.echo(line, err=True)
+        typer.echo(for_bash(line), err=True)
     for binding, section in moves:
         typer.echo(printable(f"rebound {binding.selector} -> {section.selector}"))
     if words is not None and done.adopted < len(done.acts):

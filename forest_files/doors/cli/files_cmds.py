@@ -108,6 +108,7 @@ def adopt(
     from forest_files.custody.repository import Repository
     from forest_files.doors.cli.adopt_bulk import choose, confirm
     from forest_files.doors.cli.commit_step import commit_step
+    from forest_files.kernel.shellword import for_bash, printable
 
     rules = with_normalise(exclude, normalise)  # exclusions, then normalise:NAME@V items
     with Repository(repo) as r:
@@ -133,12 +134,10 @@ def adopt(
         step = commit_step(r.root, [s.path for s in sections]) if bound and not as_json else ""
         unheld = {u.selector: u.warning() for u in outside_refs(r, sections)} if bound else {}
     for line in unheld.values():  # a warning: nothing refused, the exit code kept
-        typer.echo(line, err=True)
+        typer.echo(for_bash(line), err=True)
     if as_json:
         typer.echo(json.dumps([{**asdict(b), **_warned(unheld, b.selector)} for b in bound]))
         return
-    from forest_files.kernel.shellword import printable
-
     lines = [f"left out {p} (its front matter fails --where)" for p in chosen.left_out]
     lines += [f"bound {b.selector} -> {b.content_id}" for b in bound]
     if skip_bound:

@@ -26,7 +26,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
 from forest_files.kernel.errors import FREE_SPACE, NoSpace, StoreCorruption
-from forest_files.kernel.shellword import command_text, forest_text, git_step, printable
+from forest_files.kernel.shellword import command_text, for_bash, forest_text, git_step, printable
 
 if TYPE_CHECKING:
     from forest_files.governance.fsck import FsckFault
@@ -70,9 +70,11 @@ def forget(
         f"{report.kept_out} left out because live ground holds them)",
         f"purged: {p.bodies} ledger body file(s), {p.views} cached view file(s), "
         f"{p.cache_files} capture/cache file(s), {len(p.proposals)} proposal(s)",
-        "next: commit the new segment WITH the body file's deletion: "
-        f"{command_text(git_step('add', '-A', '--', '.forest/ledger'))} && "
-        f"{command_text(git_step('commit'))}",
+        for_bash(
+            "next: commit the new segment WITH the body file's deletion: "
+            f"{command_text(git_step('add', '-A', '--', '.forest/ledger'))} && "
+            f"{command_text(git_step('commit'))}"
+        ),
         "forest forget cannot:",
         *(f"  - {c}" for c in report.cannot),
     ]
@@ -119,7 +121,7 @@ def audit(
         )
         for r in records
     ]
-    more = f"older: {_older(records[-1].seq, limit)}" if len(records) == limit else ""
+    more = for_bash(f"older: {_older(records[-1].seq, limit)}") if len(records) == limit else ""
     obj = {
         "records": [r.as_dict() for r in records],
         "next_before": records[-1].seq if more else None,
@@ -163,7 +165,7 @@ def fsck(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
         raise report.refused  # a read-only mount, nothing found before it: its line alone
     obj = {"ok": report.ok, "checked": report.checked, "faults": [asdict(f) for f in report.faults]}
     # A fault names what the stores hold (a segment's file name, a table, an act id).
-    lines = [printable(f"{f.code}: {f.where}: {f.detail}") for f in report.faults]
+    lines = [for_bash(printable(f"{f.code}: {f.where}: {f.detail}")) for f in report.faults]
     emit(as_json, obj, "\n".join(lines) or f"fsck: ok ({report.checked.get('entries', 0)} entries)")
     if report.refused is not None:
         raise report.refused  # the faults found before it, then the mount's line

@@ -64,40 +64,44 @@ def _show(
     old = [s for s in states if s.outdated]
     if old:
         names = ", ".join(f"{s.name} (v{s.version})" for s in old)
-        typer.echo(f"forest: older forest-files hooks: {names}; run: {step}", err=True)
+        _warn(f"forest: older forest-files hooks: {names}; run: {step}")
     gone = [s.name for s in states if s.state == "missing"]
     if gone and len(gone) < len(states):  # some installed: a hook added since, or removed
-        typer.echo(
+        _warn(
             f"forest: missing beside the installed ones: {', '.join(gone)} (added by a later "
             f"forest-files, or removed); run: {step}",
-            err=True,
         )
     altered = [s.name for s in states if s.state == "altered"]
     if altered:
-        typer.echo(
+        _warn(
             f"forest: {', '.join(altered)} carry forest-files' marker but not its script "
             f"(changed by hand, or by a commit); run: {step}",
-            err=True,
         )
     place = None if repo is None else githooks.hooks_place(repo)
     if repo is not None and place == "outside":
         folder = printable(str(gitio.hooks_dir(repo)))
-        typer.echo(
+        _warn(
             f"forest: note: git's hooks folder (core.hooksPath) is {folder}, outside this "
             "repository: its hooks run for every repository whose git config names it, and "
             "refuse their commits if forest-files is uninstalled; to keep them to this "
             f"repository: {_own_hooks_folder(step)}",
-            err=True,
         )
     if repo is not None and place == "work tree":
         from forest_files.doors.hooks.hooks_path import keep_out_of_commits
 
-        typer.echo(
+        _warn(
             "forest: warning: git's hooks folder (core.hooksPath) lies in the work tree, so "
             "its scripts can change with any commit or pull; `forest ci` is the gate that "
             f"counts (to keep hooks out of commits: {keep_out_of_commits(repo, step)})",
-            err=True,
         )
+
+
+def _warn(line: str) -> None:
+    """A line of advice on stderr; its command, pasted, needs bash when a word in it is
+    spelled ``$'\\ooo'`` (a folder reached by ``forest -C`` whose name is not UTF-8)."""
+    from forest_files.kernel.shellword import for_bash
+
+    typer.echo(for_bash(line), err=True)
 
 
 def _own_hooks_folder(step: str) -> str:

@@ -33,14 +33,15 @@ def init(
     Example: forest init && git add forest.toml .gitattributes .forest && git commit
     """
     from forest_files.custody.repository import Repository
-    from forest_files.kernel.shellword import command_text, git_step, printable
+    from forest_files.kernel.shellword import command_text, for_bash, git_step, printable
 
     with Repository.init(repo, project_id=project_id) as r:
         add = git_step("add", "--", "forest.toml", ".gitattributes", ".forest")
         typer.echo(
             printable(f"initialised forest-files in {r.root} (project {r.config.project_id})")
         )
-        typer.echo(f"commit it: {command_text(add)} && {command_text(git_step('commit'))}")
+        commit = command_text(git_step("commit"))
+        typer.echo(for_bash(f"commit it: {command_text(add)} && {commit}"))
         from forest_files.check.uncommitted import ignored_custody
 
         hidden = ignored_custody(r.root)  # git add would refuse them: the rule is named

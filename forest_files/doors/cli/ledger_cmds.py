@@ -86,13 +86,13 @@ def _fault_line(f: Fault) -> str:
     """One fault on its own lines; a name's control characters shown escaped, so a
     stray's name never forges a line (kernel/shellword.py ``printable``). Its fix
     works where the user stands; where that is not known, at the repository root."""
-    from forest_files.kernel.shellword import printable
+    from forest_files.kernel.shellword import for_bash, printable
     from forest_files.kernel.standing import reach
     from forest_files.ledger.fault import place
 
     where = "" if f.path is not None else place(f.segment, f.line)  # a stray: its path
     text = f"{f.code}: {printable(where) + ': ' if where else ''}{printable(f.detail)}"
-    return text + (f"\n  fix{_where(reach())}: {printable(f.fix)}" if f.fix else "")
+    return text + (f"\n  {for_bash(f'fix{_where(reach())}: {printable(f.fix)}')}" if f.fix else "")
 
 
 def _where(reached: str) -> str:

@@ -77,8 +77,10 @@ def identity(repo: Path, given: str | None) -> str:
         raise ForestError(why)
     root = find_root(repo)
     advice = advise(root, claimed)
+    from forest_files.kernel.shellword import for_bash
+
     for line in advice.lines:
-        typer.echo(line, err=True)
+        typer.echo(for_bash(line), err=True)
     found = claimed or advice.identity or user_identity(root)
     if not found:
         raise typer.BadParameter("no --as given and no git user.name/user.email configured")

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from forest_files.kernel.shellword import printable, shell_word
+from forest_files.kernel.shellword import for_bash, printable, shell_word
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -97,7 +97,7 @@ def unsettled(root: Path) -> str:
     from forest_files.kernel.state import shared_dir
 
     folder = shell_word(str(shared_dir(root, create=False)))
-    return (
+    return for_bash(
         f"forest: note: nothing was changed: {folder} may not be written here, so a "
         "proposal whose section is back at ground or superseded is still shown as open"
     )
@@ -118,7 +118,7 @@ def left_note(root: Path, gone: Mapping[str, tuple[Proposal, str]]) -> str:
     )
     one = len(gone) == 1
     are = "1 proposal" if one else f"{len(gone)} proposals"
-    return (
+    return for_bash(
         f"forest: note: nothing was changed: {folder} may not be written here, so {are} "
         f"still recorded as open {'is' if one else 'are'} settled: {said}; "
         f"`{forest_text('proposals')}` where it may be written closes {'it' if one else 'them'}"

@@ -23,7 +23,7 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import RepoOpt
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import forest_text, printable, shell_word
+from forest_files.kernel.shellword import for_bash, forest_text, printable, shell_word
 
 if TYPE_CHECKING:
     from forest_files.custody.bindings import Binding
@@ -100,9 +100,9 @@ def restore(
         audit_restored(r.root, store, [c.binding for c in chosen], done_all)
         for done in sorted(done_all, key=lambda d: d.step):  # as the work was done
             if done.outcome not in ("left", "changed"):
-                typer.echo(printable(_restored(done.selector, done.outcome, done.kept)))
+                typer.echo(for_bash(printable(_restored(done.selector, done.outcome, done.kept))))
         for line in _leftovers(r.root, [w.path for w in wanted]):
-            typer.echo(line)
+            typer.echo(for_bash(line))
     left = [done.selector for done in done_all if done.outcome == "left"]
     changed = [done.selector for done in done_all if done.outcome == "changed"]
     said = ([_left(left)] if left else []) + ([_changed(changed)] if changed else [])

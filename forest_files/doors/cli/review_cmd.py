@@ -38,7 +38,7 @@ from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, app, identity, words_given
 from forest_files.doors.cli.proposal_listing import listing, settle, unsettled
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.shellword import printable, shell_word
+from forest_files.kernel.shellword import for_bash, printable, shell_word
 
 if TYPE_CHECKING:
     pass
@@ -132,7 +132,7 @@ def show(
         lines = show_lines(root, seen, full=full, colour=colour_wanted(), write=write)
         note = note if seen.why is None else settled_note(root, seen)
     if not write:  # said once shown: a show refused (the index not in step) is one line
-        typer.echo(note, err=True)
+        typer.echo(for_bash(note), err=True)
     typer.echo("\n".join(lines))
 
 
@@ -162,15 +162,13 @@ def adopt(pid: IdArg, words: AdoptWordsOpt, as_: AsOpt = None, repo: RepoOpt = P
     kept = (
         "" if done.kept is None else "; the replaced text is kept in " + shell_word(str(done.kept))
     )
-    typer.echo(printable(f"adopted proposal {pid}: {done.content_id} is ground{kept}"))
+    typer.echo(for_bash(printable(f"adopted proposal {pid}: {done.content_id} is ground{kept}")))
     if done.changed:  # an enclosing bound section holds the text written in
         again = forest_text("supersede", *done.changed, options=("--words", "…"))
-        typer.echo(
-            printable(f"note: the text written in changed {', '.join(done.changed)} too")
-            + f"; supersede it as well, or the commit is refused: {again}"
-        )
+        said = printable(f"note: the text written in changed {', '.join(done.changed)} too")
+        typer.echo(for_bash(f"{said}; supersede it as well, or the commit is refused: {again}"))
     for line in swept_lines(done.swept):
-        typer.echo(line)
+        typer.echo(for_bash(line))
     typer.echo(commit_step(root, [done.path]))
 
 

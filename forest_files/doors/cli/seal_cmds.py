@@ -18,7 +18,7 @@ import typer
 from forest_files.check.findings import WORDS_PLACEHOLDER
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import AsOpt, JsonOpt, RepoOpt, WordsOpt, app, emit, identity
-from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.shellword import for_bash, forest_text
 
 if TYPE_CHECKING:
     from forest_files.custody.sealing import SealReport
@@ -68,8 +68,8 @@ def seal(
     lines = [
         f"sealed {cid[:12]} (sealing record {report.record[:12]}, act {report.act_id[:12]}): "
         "its text is withheld from every read",
-        f"to erase it: {forest_text('forget', cid, options=PLACEHOLDER)}",
-        f"to read it again: {forest_text('unseal', cid, options=PLACEHOLDER)}",
+        for_bash(f"to erase it: {forest_text('forget', cid, options=PLACEHOLDER)}"),
+        for_bash(f"to read it again: {forest_text('unseal', cid, options=PLACEHOLDER)}"),
         _next(repo),
     ]
     emit(as_json, asdict(report), "\n".join(lines))
@@ -103,7 +103,7 @@ def unseal(
     else:
         lines = [
             f"{head}: its text is readable again",
-            f"show it: {forest_text('show', report.content_id)}",
+            for_bash(f"show it: {forest_text('show', report.content_id)}"),
             _next(repo),
         ]
     emit(as_json, asdict(report), "\n".join(lines))

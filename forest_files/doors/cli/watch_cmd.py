@@ -21,7 +21,7 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app
-from forest_files.kernel.shellword import forest_text, shell_word
+from forest_files.kernel.shellword import for_bash, forest_text, shell_word
 from forest_files.kernel.standing import stand_at
 
 watch_app = typer.Typer(
@@ -98,7 +98,7 @@ def watch(
         ]
         pid = start_detached(repo, args)
         seen, stop_it = forest_text("watch", "status"), forest_text("watch", "stop")
-        typer.echo(f"watching in the background (pid {pid}); `{seen}`, `{stop_it}`")
+        typer.echo(for_bash(f"watching in the background (pid {pid}); `{seen}`, `{stop_it}`"))
         return
 
     def show(lines: list[str]) -> None:
@@ -143,13 +143,12 @@ def status(repo: RepoOpt = Path("."), as_json: JsonOpt = False) -> None:
     if gone:
         typer.echo(left_note(root, gone), err=True)
     if not found["running"]:
-        typer.echo(
-            f"no watcher running; start one with `{forest_text('watch', options=('--detach',))}`"
-        )
+        start = forest_text("watch", options=("--detach",))
+        typer.echo(for_bash(f"no watcher running; start one with `{start}`"))
     else:
         fallback = f" — {found['fallback']}" if found["fallback"] else ""
         log = shell_word(str(found["log"]))  # pasted after `less`, it names the file
-        typer.echo(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {log}")
+        typer.echo(for_bash(f"watching (pid {found['pid']}, {found['mode']}{fallback}); log {log}"))
         # Names spelled as `forest check` spells them (printable): a byte that is not
         # UTF-8 as \xNN, never a replacement character; a newline never ends a line.
         for item in _listed(found["open"]):
@@ -176,7 +175,7 @@ def _proposal_line(p: dict[str, Any]) -> str:
     shown = printable(str(p["selector"]))
     if not p["here"]:  # another worktree's: named, since only that one closes it
         shown += f" ({label(str(p['worktree']), p['worktree_path'])})"
-    return f"proposal {p['id']} {shown}: `{forest_text('proposal', 'show', p['id'])}`"
+    return for_bash(f"proposal {p['id']} {shown}: `{forest_text('proposal', 'show', p['id'])}`")
 
 
 def _stand(repo: Path) -> Path:
