@@ -5,13 +5,14 @@ Refuses: nothing; every gap is an ``unbound`` finding.
 Returns: ``Finding(kind="unbound")`` values, one per required target no live binding
 covers: ``selector`` is the target to adopt (the whole file, or one heading's full
 path), ``detail`` names the ``[require]`` glob, ``excludes`` the file's default
-exclusions (forest.toml's ``[bind]``: its adopt route names them), ``reason`` a name no
+exclusions (forest.toml's ``[bind]``: its adopt route names them) and those its peers
+were adopted with (check/coverage_peers.py: ``peer-excludes``), ``reason`` a name no
 selector can name (``unnameable``, ``control-name``: its route renames it). Never
 section text.
 Also each heading's canonical selector path (``canonical_paths``); a file's text,
 headings and front matter are read through check/front_matter.py.
 Test: tests/check/test_coverage.py, tests/doors/test_printed_where_typed.py,
-      tests/check/test_coverage_unreadable.py
+      tests/check/test_coverage_unreadable.py, tests/check/test_require_peer_excludes.py
 
 What covers what: a whole-file binding covers the file and every heading in it; a
 heading binding covers that heading and every heading inside its section. A region
@@ -58,6 +59,9 @@ class Bound(Protocol):
     @property
     def selector(self) -> str: ...
 
+    @property
+    def excludes(self) -> tuple[str, ...]: ...  # how it was made: its adopt route's peers
+
 
 def unbound(
     rules: Iterable[RequireRule],
@@ -73,6 +77,7 @@ def unbound(
     rules = tuple(rules)
     if not rules:
         return []
+    bindings = tuple(bindings)
     by_path: dict[str, set[str]] = {}
     for b in bindings:
         by_path.setdefault(b.path, set()).add(b.selector)
@@ -82,8 +87,22 @@ def unbound(
         if matching:
             excludes = defaults_for(bind, path) if bind else ()
             found = _judge(path, matching, read, by_path.get(path, set()), excludes)
-            out += [replace(f, excludes=excludes) for f in found] if excludes else found
+            found = [replace(f, excludes=excludes) for f in found] if excludes else found
+            out += _as_peers(path, matching, found, bindings)
     return out
+
+
+def _as_peers(
+    path: str, rules: list[RequireRule], found: list[Finding], bindings: Sequence[Bound]
+) -> list[Finding]:
+    """``found`` with the exclusions the other files of ``rules`` were adopted with
+    (check/coverage_peers.py); a name to rename first keeps its own reason."""
+    if not found or all(f.reason is not None for f in found):
+        return found
+    from forest_files.check.coverage_peers import peer_sets, with_peers
+
+    sets = peer_sets(path, rules, bindings)
+    return [f if f.reason is not None else with_peers(f, rules, sets) for f in found]
 
 
 def in_source(

@@ -94,6 +94,7 @@ ReasonKind = Literal[
     "hidden",
     "hidden-split",
     "rebound-twice",
+    "peer-excludes",
 ]
 
 
@@ -112,7 +113,10 @@ class Reason(NamedTuple):
     ``hidden`` heading's (0: none); ``offset``: a ``not-text`` byte offset; ``advice``:
     a ``not-text`` refusal's own advice (a lone CR's fix), the ``hidden`` heading's
     (the block closed before it); ``binding``: the bind act of
-    the other binding that holds the section ``bound-there``."""
+    the other binding that holds the section ``bound-there``. ``peer-excludes`` (an
+    unbound required file): ``what`` "" when its peers were adopted with one set of
+    exclusions (the finding's ``excludes`` hold it), else each set of theirs;
+    ``advice`` the ``[require]`` globs (check/coverage_peers.py)."""
 
     kind: ReasonKind
     what: str = ""

@@ -172,7 +172,8 @@ def routes_for(
                     forest("adopt", sel, options=(*_excludes(f), *words_option())),
                     *recorded(built, source),
                 ),
-                "replace … with why this text is right; forest.toml's [require] asks for it",
+                "replace … with why this text is right; forest.toml's [require] asks for it"
+                + _peers_said(f),
             ),
         )
     if f.kind == "unresolved":
@@ -207,6 +208,17 @@ def _excludes(f: Finding) -> Step:
         for ex in f.excludes
         for word in (("--normalise", ex[10:]) if ex.startswith("normalise:") else ("--exclude", ex))
     )
+
+
+def _peers_said(f: Finding) -> str:
+    """How the route's exclusions follow the required file's peers (coverage_peers.py):
+    theirs when they agree; when they disagree, none of theirs, and each named."""
+    if f.reason is None or f.reason.kind != "peer-excludes":
+        return ""
+    under = f"its peers under [require] {f.reason.advice} were adopted with"
+    if not f.reason.what:
+        return f"; the exclusions {under}" if f.excludes else f"; as {under} no exclusion"
+    return f"; {under} different exclusions ({f.reason.what}): add the --exclude you mean"
 
 
 def _erased_route(sel: str, path: str, source: str) -> Route:

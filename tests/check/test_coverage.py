@@ -368,7 +368,7 @@ def test_check_malformed_require_refused_in_one_forest_line(tmp_path: Path) -> N
 
 class _Bound:
     def __init__(self, path: str, selector: str) -> None:
-        self.path, self.selector = path, selector
+        self.path, self.selector, self.excludes = path, selector, ()
 
 
 def test_unbound_reads_only_matching_unbound_files_accepted() -> None:
