@@ -65,7 +65,7 @@ def list_(
 ) -> None:
     """List every ADR: number, title, status, bound or not, ground, adoption, successor.
 
-    Example: forest adr list --format markdown > docs/adr/STATUS.md
+    Example: forest adr list --format markdown > docs/adr-status.md
     """
     from forest_files.custody.repository import Repository
     from forest_files.doors.adr_render import adr_list
@@ -87,7 +87,7 @@ def log_(
 ) -> None:
     """Show the decision history of the ADRs from the ledger: adopted, amended, moved, retired.
 
-    Example: forest adr log --format markdown > docs/adr/LOG.md
+    Example: forest adr log --format markdown > docs/adr-log.md
     """
     from forest_files.custody.repository import Repository
     from forest_files.doors.adr_render import adr_log
