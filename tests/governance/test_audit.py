@@ -185,6 +185,16 @@ def test_audit_pages_by_before_accepted(tmp_path: Path) -> None:
     assert bad.exit_code == 1
 
 
+def test_audit_first_row_padded_as_the_rest_accepted(tmp_path: Path) -> None:
+    root, _old = adopted_then_cleaned(tmp_path)
+    result = runner.invoke(app, ["audit", "--repo", str(root)])
+    assert result.exit_code == 0, result.output
+    rows = result.output.splitlines()
+    assert len(rows) >= 2
+    # Every row's time starts in the same column: the seq is right-aligned in six.
+    assert {row.index(" 20") for row in rows} == {6}, rows
+
+
 @pytest.mark.parametrize(
     "event",
     [

@@ -126,7 +126,7 @@ def audit(
         "records": [r.as_dict() for r in records],
         "next_before": records[-1].seq if more else None,
     }
-    emit(as_json, obj, "\n".join([*lines, more]).strip() or "the audit log is empty")
+    emit(as_json, obj, "\n".join([*lines, more]).rstrip("\n") or "the audit log is empty")
 
 
 def _older(seq: int, limit: int) -> str:
