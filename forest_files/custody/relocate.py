@@ -24,7 +24,9 @@ for another file. A file whose new place is taken already is kept under a new
 ``legacy/<n>/`` directory of its own (never overwritten), so nothing a user wrote
 is lost. One line on stderr says what happened.
 
-Stores: files under ``<git-common-dir>/forest``; deletes the old index and caches.
+Stores: files under ``<git-common-dir>/forest`` (a ``legacy/<n>`` root makes in a git
+directory another user owns given to that user: kernel/handover.py); deletes the old
+index and caches.
 Refuses: with ``NoSpace`` (exit 1: free space, then the command again) a move across
 file systems with no room to finish a copy: the database and its journal files move
 all or none, every source stays whole where it was, and the command stops before it
@@ -34,7 +36,7 @@ directory (custody/ledger_dirs.py refuses that repository).
 Returns: ``Relocated`` (what moved, what was dropped); None when there was nothing.
 Test: tests/custody/test_relocate.py, tests/custody/test_relocate_no_space.py,
 tests/custody/test_relocate_killed.py, tests/custody/test_relocate_unremovable.py,
-tests/custody/test_relocate_journals.py
+tests/custody/test_relocate_journals.py, tests/doors/test_state_of_another_owner.py
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from forest_files.custody.relocate_scan import (
     tracked_local,
 )
 from forest_files.kernel.errors import FREE_SPACE, NoSpace, no_space
+from forest_files.kernel.handover import hand_over_path
 from forest_files.kernel.paths import (
     AUDIT_DB_NAME,
     CAPTURES_DIR,
@@ -222,6 +225,7 @@ def _legacy(root: Path, done: Relocated) -> Path:
                 break
             except FileExistsError:
                 n += 1
+        hand_over_path(str(base / str(n)))  # root's, in another user's git directory: theirs
         done.legacy = base / str(n)
     return done.legacy
 

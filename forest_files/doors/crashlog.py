@@ -6,7 +6,8 @@ prints one line naming this file instead of a traceback.
 
 Stores: one file per internal error, ``<git-common-dir>/forest/crash/<UTC
 time, to the microsecond>-<pid>.log`` (kernel/state.py's shared directory; ``0600``, created
-exclusively and never through a symlink; the newest ``KEEP`` kept). It holds
+exclusively and never through a symlink, given to the git directory's owner when root
+writes it there (kernel/handover.py); the newest ``KEEP`` kept). It holds
 the forest-files version, the command and its command line (each ``--words``
 value replaced by its length), the Python version and the traceback as Python
 formats it: no local variable's value, so no file body beyond what an
@@ -15,7 +16,7 @@ Refuses: nothing. Without a git directory at or above the command's repository
 (or one it cannot write in) no log is written: the line then carries the
 traceback's last line and says why there is no log.
 Returns: ``internal_line`` (the line after ``forest:``), ``write_crash_log``.
-Test: tests/doors/test_boundary.py
+Test: tests/doors/test_boundary.py, tests/doors/test_state_of_another_owner.py
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import CRASH_DIR  # under kernel/state.py's shared_dir
 
 KEEP = 20  # crash logs kept; the oldest beyond are removed when one is written
@@ -144,6 +146,7 @@ def _create(folder: Path, data: bytes) -> Path:
             fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
         except FileExistsError:
             continue
+        hand_over(fd, str(path))  # root's, in another user's git directory: theirs
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         return path

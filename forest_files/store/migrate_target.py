@@ -3,14 +3,15 @@
 Stores: a temporary file beside the target (``.<name>.*.migrating``), linked to
 the target's name only when the copy is finished (a checked rename where the
 filesystem has no hard links), then the directory synced; a failed run
-removes the temporary file and its SQLite side files.
+removes the temporary file and its SQLite side files. Root's temporary file in a
+``.git/forest`` another user owns is given to that user (kernel/handover.py).
 Refuses: an existing target, even an empty one or a dangling link, or a
 leftover SQLite journal (-wal, -shm, -journal) beside it; a target directory
 that does not exist; a target that appeared while the copy ran; a target folder this
 user may not enter or write, in one line naming the target and kernel/access.py's fix.
 Returns: the temporary path (``temp_beside``); nothing else.
 Test: tests/face/test_migrate.py (through ``forest_files.migrate``),
-tests/store/test_migrate_target_access.py
+tests/store/test_migrate_target_access.py, tests/doors/test_state_of_another_owner.py
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 from forest_files.kernel.access import access_fix
 from forest_files.kernel.cache import fsync_dir
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.handover import hand_over
 
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 
@@ -46,6 +48,7 @@ def temp_beside(new: Path) -> Path:
         raise ForestError(f"target directory does not exist: {new.parent}") from None
     except OSError as exc:  # a folder this user may not write: named by the target, not ours
         raise _out_of_reach(new, exc) from None
+    hand_over(fd, name)  # root's, in another user's state folder: theirs, and SQLite's side files
     os.close(fd)
     return Path(name)
 

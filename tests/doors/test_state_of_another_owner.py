@@ -7,22 +7,26 @@ root's files into the owner's ``.git/forest`` (the folder itself ``0700``,
 later command was refused ("another user owns it"), or lost its caches. Now each file
 and folder root makes there is given to the git directory's owner as it is made
 (kernel/handover.py ``hand_over``), and a hard link planted there is never given away.
+So is what the rarer doors make there: a crash log, the watcher's lock and its log
+(each file a rotation starts), a migration's target and an old layout's ``legacy/<n>``.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.face.test_migrate import build_forest04
 from tests.helpers.git import pasted
 from tests.helpers.unprivileged import (
     NOBODY,
     adopted_place,
     as_root,
+    hand_over,
     handed_copy,
     run_as_user,
 )
@@ -95,3 +99,60 @@ def test_state_hard_link_in_repo_of_another_user_refused(tmp_path: Path) -> None
     os.close(made)
     assert roots.stat().st_uid == 0
     assert (git_dir / "forest" / "crash.log").stat().st_uid == NOBODY
+
+
+def _crash_log(repo: Path, env: dict[str, str]) -> None:
+    """An internal error's crash log, as the boundary writes it (doors/crashlog.py)."""
+    from forest_files.doors.crashlog import write_crash_log
+
+    write_crash_log(RuntimeError("a bug"), repo, "check", ["check"])
+
+
+def _watcher(repo: Path, env: dict[str, str]) -> None:
+    """The watcher started and stopped, its log left full by the owner's own watcher:
+    the first line it logs starts a new ``watch.log`` (a rotation)."""
+    log = repo / ".git" / "forest" / "watch.log"
+    log.write_bytes(b"x" * (1 << 20))
+    os.chown(log, NOBODY, NOBODY)
+    done = pasted(repo, "forest watch --detach --quiet 0.1 && forest watch stop", env=env)
+    assert done.returncode == 0, done.stderr
+    assert (repo / ".git" / "forest" / "watch.log.1").exists()  # it did rotate
+
+
+def _migration(repo: Path, env: dict[str, str]) -> None:
+    """A Forest 0.4 store converted into a file in the owner's ``.git/forest``."""
+    from forest_files.migrate import migrate_to_latest
+
+    old = repo.parent / f"{repo.name}-forest04" / "old.db"
+    old.parent.mkdir()
+    build_forest04(old)
+    migrate_to_latest(old, repo / ".git" / "forest" / "converted.db")
+
+
+def _relocation(repo: Path, env: dict[str, str]) -> None:
+    """An old layout's ``.forest/audit.db`` whose new place is taken: kept under
+    ``legacy/1``, moved there by root's first command."""
+    (repo / ".forest" / "audit.db").write_bytes(b"an older log")
+    hand_over(repo / ".forest")
+    done = pasted(repo, "forest status", env=env)
+    assert done.returncode == 0, done.stderr
+    assert (repo / ".git" / "forest" / "legacy" / "1" / "audit.db").is_file()
+
+
+@pytest.mark.parametrize(
+    "made", [_crash_log, _watcher, _migration, _relocation], ids=lambda f: f.__name__[1:]
+)
+def test_state_rarer_files_in_repo_of_another_user_accepted(
+    place: tuple[Path, Path], made: Callable[[Path, dict[str, str]], None]
+) -> None:
+    """Root, under ``sudo`` by ``nobody``, making what only some doors make in
+    ``nobody``'s ``.git/forest``: a crash log, the watcher's lock and a new log file, a
+    migration's target, an old layout's ``legacy/<n>``; all of it is ``nobody``'s, and
+    ``nobody``'s own watcher starts and stops."""
+    base, bin_dir = place
+    repo = handed_copy(base, f"nobody's, {made.__name__}")
+    env = {"SUDO_UID": str(NOBODY)}
+    made(repo, env)
+    assert _roots_own(repo / ".git" / "forest") == []
+    mine = run_as_user(repo, "forest watch --detach --quiet 0.1 && forest watch stop", bin_dir)
+    assert mine.returncode == 0 and mine.stderr == "", mine.stderr

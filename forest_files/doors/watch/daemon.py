@@ -1,7 +1,8 @@
 """Running the watcher as a process: foreground, stopped, and its status (detached: detach.py).
 
 Stores: the lock and pid file (lock.py); a rotating log ``<git-dir>/forest/watch.log``
-(1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text); the
+(1 MiB, 3 kept; lines carry paths, selectors, hashes — never section text; each file
+root opens in another user's git directory given to that user); the
 state ``<git-dir>/forest/watch.json`` (mode, fallback, open findings, recent
 errors, the error in force, the git marker a batch waits on) once it has read
 forest.toml and the bindings and observes (the handshake ``--detach`` waits on;
@@ -12,7 +13,8 @@ headline (kind, selector, lines), never its text; a missing or failing
 Refuses: a second watcher (lock.py); a watcher that ignores SIGTERM (naming kill).
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
 shutdown), ``stop`` (idempotent: a message); what ``status`` shows: status.py.
-Test: tests/doors/test_watch_daemon.py, tests/doors/test_watch_detach.py
+Test: tests/doors/test_watch_daemon.py, tests/doors/test_watch_detach.py,
+tests/doors/test_state_of_another_owner.py
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping
+from io import TextIOWrapper
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,7 @@ from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import (
@@ -48,11 +52,22 @@ from forest_files.kernel.state import (
 log = logging.getLogger("forest_files.doors.watch")
 
 
+class OwnersLog(logging.handlers.RotatingFileHandler):
+    """The watcher's rotating log: each file it opens (the first, and the one each
+    rotation starts) given to the git directory's owner when root makes it there
+    (kernel/handover.py), so the owner's own watcher can go on writing it."""
+
+    def _open(self) -> TextIOWrapper:  # the one place the handler opens a file
+        stream = super()._open()
+        hand_over(stream.fileno(), self.baseFilename)
+        return stream
+
+
 def _log_to_file(root: Path) -> logging.Handler:
     path = worktree_dir(root) / WATCH_LOG
     for kept in (path, *(path.with_name(f"{path.name}.{n}") for n in range(1, 4))):
         refuse_linked_file(kept, WATCH_LOG)  # the handler opens and rotates by name
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=1 << 20, backupCount=3)
+    handler = OwnersLog(path, maxBytes=1 << 20, backupCount=3)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)

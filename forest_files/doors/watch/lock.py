@@ -2,7 +2,8 @@
 
 Stores: ``<git-dir>/forest/watch.lock`` (the lock; the kernel releases it when the
 process dies, even by ``kill -9``) and ``<git-dir>/forest/watch.pid`` (advice for
-``stop``/``status``; the lock decides). A pid file left by a dead watcher is
+``stop``/``status``; the lock decides); root's lock in a git directory another user
+owns is given to that user (kernel/handover.py). A pid file left by a dead watcher is
 recovered: the next watcher overwrites it and says so.
 Refuses: a second watcher while the lock is held (``WatcherRunning``, naming
 the pid and how to stop it); a symlink or other non-file at the lock's name
@@ -10,7 +11,7 @@ the pid and how to stop it); a symlink or other non-file at the lock's name
 file created ``O_EXCL|O_NOFOLLOW``: a link planted at either name is never
 written through.
 Returns: ``WatchLock`` (``acquire``/``release``), ``running(root)`` → pid or None.
-Test: tests/doors/test_watch_daemon.py
+Test: tests/doors/test_watch_daemon.py, tests/doors/test_state_of_another_owner.py
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from pathlib import Path
 
 from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
+from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
 from forest_files.kernel.shellword import forest_text
 from forest_files.kernel.state import refuse_linked_file, worktree_dir
@@ -46,6 +48,7 @@ def _try_lock(root: Path) -> int | None:
     except OSError:
         refuse_linked_file(path, WATCH_LOCK)  # a link or a non-file: named, with its removal
         raise
+    hand_over(fd, str(path))  # root's, in another user's git directory: theirs
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
