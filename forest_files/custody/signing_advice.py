@@ -3,7 +3,8 @@
 When forest.toml asks for signatures, a custody command defaults ``--as`` to
 the identity the configured signing key (``user.signingkey``, SSH) is bound
 to in the working tree's keyring, warns when the claimed identity is not
-bound to that key, and says the commit must be signed. The pre-commit hook
+bound to that key, and says the commit must be signed (and how, unless git signs
+every commit there already: ``commit.gpgsign``). The pre-commit hook
 warns when signing is ``required``, acts are staged and ``commit.gpgsign``
 is off. Neither refuses anything: the gate decides.
 
@@ -36,12 +37,27 @@ def _git(*words: str) -> str:
     return f"`{command_text(git_step(*words))}`"
 
 
-def sign_hint() -> str:
-    """The line after an act whose commit must be signed."""
+def sign_hint(root: Path) -> str:
+    """The line after an act whose commit must be signed: how to sign it, or, where
+    git signs every commit here already (``commit.gpgsign``), that it will."""
+    if git_signs(root):
+        return (
+            "forest: the commit that carries this act must be signed; git signs it "
+            "(commit.gpgsign is true here)"
+        )
     return (
         "forest: the commit that carries this act must be signed: "
         f"{_git('commit', '-S')}, or {_git('config', 'commit.gpgsign', 'true')}"
     )
+
+
+def git_signs(root: Path) -> bool:
+    """``commit.gpgsign`` is true where ``root`` is, as git reads a boolean (``yes``,
+    ``on``, ``1``, a bare key); a value git cannot read as one is no."""
+    try:
+        return gitio.config_get(root, "commit.gpgsign", as_type="bool") == "true"
+    except ForestError:  # git's "bad boolean config value": git would refuse to commit
+        return False
 
 
 @dataclass(frozen=True)
@@ -123,7 +139,7 @@ def advise(root: Path, given: str | None) -> Advice:
             f"forest: warning: {claimed} is not bound to your signing key {fingerprint} "
             f"(it signs as {', '.join(sorted(principals))}); the gate will refuse this act"
         )
-    return Advice(identity, (*lines, sign_hint()))
+    return Advice(identity, (*lines, sign_hint(root)))
 
 
 def hook_warning(root: Path, touched: set[str]) -> str | None:

@@ -522,6 +522,40 @@ def test_signing_default_identity_from_key_accepted(tmp_path: Path, keys: dict[s
     assert any("not bound to your signing key" in line for line in mismatch.lines)
 
 
+@pytest.mark.parametrize("spelled", ["true", "yes", "1", "on", None], ids=str)
+def test_signing_reminder_gpgsign_already_true_accepted(
+    tmp_path: Path, keys: dict[str, Path], spelled: str | None
+) -> None:
+    """Before, every act said "must be signed: `git commit -S`, or `git config
+    commit.gpgsign true`" where ``commit.gpgsign`` was true already; now it says git
+    signs it, for each way git spells true (``None``: a bare key), and a ``false``
+    there, or a value git reads as no boolean, still names both ways."""
+    root = _setup(tmp_path, keys)
+    git(root, "config", "gpg.format", "ssh")
+    git(root, "config", "user.signingkey", str(keys["ada"]))
+    config = root / ".git" / "config"
+    with config.open("a", encoding="utf-8") as out:
+        out.write(
+            "[commit]\n\tgpgsign\n" if spelled is None else f"[commit]\n\tgpgsign = {spelled}\n"
+        )
+    write(root, "canon/more.md", "# More\n\nMore text.\n")
+    done = forest(root, "adopt", "canon/more.md", "--words", "more canon")
+    assert done.exit_code == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "must be signed" in line]
+    assert said == [
+        "forest: the commit that carries this act must be signed; git signs it "
+        "(commit.gpgsign is true here)"
+    ], done.stderr
+    for off in ("false", "maybe"):
+        git(root, "config", "--unset-all", "commit.gpgsign")
+        git(root, "config", "commit.gpgsign", off)
+        hint = [line for line in advise(root, None).lines if "must be signed" in line]
+        assert hint == [
+            "forest: the commit that carries this act must be signed: `git commit -S`, "
+            "or `git config commit.gpgsign true`"
+        ], off
+
+
 def test_signing_hook_warns_unsigned_acts_detected(
     tmp_path: Path, keys: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
