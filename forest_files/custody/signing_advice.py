@@ -6,7 +6,8 @@ to in the working tree's keyring, warns when the claimed identity is not
 bound to that key, and says the commit must be signed (and how, unless git signs
 every commit there already: ``commit.gpgsign``). The pre-commit hook
 warns when signing is ``required``, acts are staged and ``commit.gpgsign``
-is off. Neither refuses anything: the gate decides.
+is off (not true as git reads a boolean: a bare key is true). Neither refuses
+anything: the gate decides.
 
 Stores: nothing.
 Refuses: nothing (any problem reading keys or config means no advice).
@@ -143,7 +144,8 @@ def advise(root: Path, given: str | None) -> Advice:
 
 
 def hook_warning(root: Path, touched: set[str]) -> str | None:
-    """The hook's warning: acts staged, signing required, ``commit.gpgsign`` off."""
+    """The hook's warning: acts staged, signing required, ``commit.gpgsign`` off
+    (``git_signs``)."""
     from forest_files.custody.config import parse_config_text
     from forest_files.custody.sources import config_text_from
     from forest_files.kernel.paths import LEDGER_PREFIX
@@ -155,11 +157,10 @@ def hook_warning(root: Path, touched: set[str]) -> str | None:
         if text is None:
             return None
         settings = parse_config_text(text, CONFIG_NAME).signing
-        gpgsign = gitio.config_get(root, "commit.gpgsign")
     except ForestError:
         return None
     required = settings.signed == "required" or any(r.mode == "required" for r in settings.rules)
-    if not required or (gpgsign or "").lower() in ("true", "yes", "on", "1"):
+    if not required or git_signs(root):
         return None
     return (
         "forest-files: warning: this commit carries custody acts and forest.toml requires "

@@ -569,6 +569,21 @@ def test_signing_hook_warns_unsigned_acts_detected(
     assert "commit.gpgsign" not in capsys.readouterr().err
 
 
+def test_signing_hook_gpgsign_bare_key_accepted(
+    tmp_path: Path, keys: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before, a bare ``gpgsign`` under ``[commit]`` (true, as git reads it, and git
+    signs every commit) left the hook saying "commit.gpgsign is off"."""
+    root = _setup(tmp_path, keys)
+    _edit(root, "Elias", ADA)
+    git(root, "add", "-A")
+    with (root / ".git" / "config").open("a", encoding="utf-8") as out:
+        out.write("[commit]\n\tgpgsign\n")
+    assert git(root, "config", "--type=bool", "commit.gpgsign") == "true"
+    assert check_staged(root) == 0
+    assert "commit.gpgsign" not in capsys.readouterr().err
+
+
 # --- OpenPGP -------------------------------------------------------------------------------
 
 
