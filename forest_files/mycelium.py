@@ -101,7 +101,10 @@ def fruits_near(
         ripeness = int(store.conn.execute(queries.RIPENESS, (qid,)).fetchone()[0])
         if ripeness < min_ripeness:
             continue
-        near = sorted(int(r[0]) for r in store.conn.execute(queries.NEXT_TO, (qid, store.scope)))
+        near = sorted(
+            int(r[0])
+            for r in store.conn.execute(queries.NEXT_TO, {"question": qid, "scope": store.scope})
+        )
         row = store.get(qid)
         assert row is not None
         fruits.append(

@@ -188,7 +188,7 @@ class LookupBase:
 
     def _is_live_head(self, entry_id: int) -> bool:
         """Adopted, not superseded, not sealed (one query)."""
-        return bool(self.conn.execute(queries.IS_LIVE_HEAD, (entry_id,)).fetchone()[0])
+        return bool(self.conn.execute(queries.IS_LIVE_HEAD, {"entry": entry_id}).fetchone()[0])
 
     def _contested(self, entry_id: int) -> bool:
         if not self._is_live_head(entry_id):

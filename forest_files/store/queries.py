@@ -55,11 +55,11 @@ ORDER BY id DESC LIMIT 1
 IS_LIVE_HEAD = """
 SELECT EXISTS (
     SELECT 1 FROM edges a JOIN entries r ON r.id = a.from_id
-    WHERE a.to_id = ?1 AND a.kind = 'adopts' AND r.bucket = 'adoption_record'
+    WHERE a.to_id = :entry AND a.kind = 'adopts' AND r.bucket = 'adoption_record'
 ) AND NOT EXISTS (
-    SELECT 1 FROM edges WHERE to_id = ?1 AND kind = 'supersedes'
+    SELECT 1 FROM edges WHERE to_id = :entry AND kind = 'supersedes'
 ) AND COALESCE((
-    SELECT kind FROM edges WHERE to_id = ?1 AND kind IN ('seals', 'unseals')
+    SELECT kind FROM edges WHERE to_id = :entry AND kind IN ('seals', 'unseals')
     ORDER BY id DESC LIMIT 1
 ), '') != 'seals'
 """
@@ -140,9 +140,9 @@ WHERE x.kind = ? AND x.{near_side} IN ({marks}) AND q.bucket = 'question' AND q.
 RIPENESS = "SELECT COUNT(*) FROM edges WHERE to_id = ? AND kind = 'feeds'"
 NEXT_TO = """
 SELECT x.to_id AS near FROM edges x JOIN entries n ON n.id = x.to_id
-WHERE x.from_id = ?1 AND x.kind = 'asks_about' AND n.scope = ?2
+WHERE x.from_id = :question AND x.kind = 'asks_about' AND n.scope = :scope
 UNION SELECT x.from_id AS near FROM edges x JOIN entries n ON n.id = x.from_id
-WHERE x.to_id = ?1 AND x.kind = 'feeds' AND n.scope = ?2
+WHERE x.to_id = :question AND x.kind = 'feeds' AND n.scope = :scope
 """
 LATEST_ANSWER_KIND = """
 SELECT kind FROM edges WHERE to_id = ? AND kind IN ('answers', 'reopens')
@@ -157,9 +157,9 @@ DROP_FTS_INSERT_TRIGGER = f"DROP TRIGGER {FTS_INSERT_TRIGGER}"
 MAX_ENTRY_ID = "SELECT COALESCE(MAX(id), 0) FROM entries"
 MAX_EDGE_ID = "SELECT COALESCE(MAX(id), 0) FROM edges"
 NEW_ENTRY_STATUS_CHANGED = """
-SELECT 1 FROM edges WHERE id > ?1 AND kind IN ('seals', 'unseals') AND to_id > ?2
+SELECT 1 FROM edges WHERE id > :edges AND kind IN ('seals', 'unseals') AND to_id > :entries
 UNION ALL
-SELECT 1 FROM entries WHERE id > ?2 AND body = '[erased]'
+SELECT 1 FROM entries WHERE id > :entries AND body = '[erased]'
 LIMIT 1
 """
 INDEX_ENTRIES_SINCE = """

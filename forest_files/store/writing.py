@@ -167,7 +167,9 @@ class WriteMixin(StoreBase):
             edges = int(self.conn.execute(queries.MAX_EDGE_ID).fetchone()[0])
             self.conn.execute(queries.DROP_FTS_INSERT_TRIGGER)
             yield
-            touched = self.conn.execute(queries.NEW_ENTRY_STATUS_CHANGED, (edges, entries))
+            touched = self.conn.execute(
+                queries.NEW_ENTRY_STATUS_CHANGED, {"edges": edges, "entries": entries}
+            )
             if touched.fetchone() is not None:
                 raise ForestError(
                     "sealing, unsealing or erasing an entry inside deferred_text_index "

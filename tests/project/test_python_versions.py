@@ -15,6 +15,7 @@ Test: this file.
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -72,3 +73,18 @@ def test_every_module_compiles_on_admitted_python_accepted(python: str, tmp_path
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
+def test_sql_numbered_placeholders_refused() -> None:
+    """No statement of the store's (the one place SQL lives) binds ``?1``: Python 3.12
+    warns and 3.14 refuses a numbered placeholder given a sequence, as a named one;
+    name it (``:entry``) and pass a dict, or use plain ``?``."""
+    numbered = re.compile(r"\?\d")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "forest_files").rglob("*"))
+        if path.suffix in (".py", ".sql") and "store" in path.parts
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if numbered.search(line)
+    ]
+    assert not found, found
