@@ -71,9 +71,9 @@ def ledger_of(conn: sqlite3.Connection) -> Path | None:
     from forest_files.kernel.errors import StateError
     from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR, STATE_NAME
     from forest_files.kernel.state import git_dir_paths
-    from forest_files.store.queries import DATABASE_LIST
+    from forest_files.store.connection import main_file
 
-    file = next((str(r[2]) for r in conn.execute(DATABASE_LIST) if r[1] == "main"), "")
+    file = main_file(conn)  # a folder's name that is not UTF-8 kept as the OS spells it
     db = Path(file) if file else None
     if db is None or db.name != INDEX_NAME or db.parent.name != STATE_NAME:
         return None

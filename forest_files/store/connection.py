@@ -30,6 +30,7 @@ tests/store/test_read_only.py, tests/doors/test_unwritable_state.py
 from __future__ import annotations
 
 import functools
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -44,6 +45,7 @@ from forest_files.kernel.errors import (
     StoreConstraint,
     StoreCorruption,
 )
+from forest_files.store.queries import MAIN_FILE
 
 BUSY_TIMEOUT_MS = 5000
 _budget_ms = BUSY_TIMEOUT_MS  # what new connections wait for a lock (set_busy_budget)
@@ -160,10 +162,12 @@ def enable_wal(conn: sqlite3.Connection) -> None:
 def main_file(conn: sqlite3.Connection) -> str | None:
     """The file of ``conn``'s main database, for a refusal to name (None: in memory)."""
     try:
-        rows = conn.execute("PRAGMA database_list").fetchall()
+        row = conn.execute(MAIN_FILE).fetchone()
     except sqlite3.Error:
         return None
-    return next((str(row[2]) for row in rows if row[1] == "main" and row[2]), None)
+    # read as bytes and decoded as the OS names files (a byte that is not UTF-8 kept as a
+    # surrogate), so a repository under a folder like caf\xe9 gets a name that opens it
+    return os.fsdecode(row[0]) if row and row[0] else None
 
 
 def damaged(exc: sqlite3.Error) -> bool:

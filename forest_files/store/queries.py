@@ -85,8 +85,9 @@ JOIN edges a ON a.to_id = e.id AND a.kind = 'adopts'
 JOIN entries r ON r.id = a.from_id AND +r.bucket = 'adoption_record'
 WHERE e.content_id IN ({marks}) ORDER BY a.id
 """
-# Each database of a connection: (seq, name, file); the file '' for a temporary one.
-DATABASE_LIST = "PRAGMA database_list"
+# The file of a connection's main database ('' in memory), as bytes: a folder whose name
+# is not UTF-8 is no text SQLite's driver can decode.
+MAIN_FILE = "SELECT CAST(file AS BLOB) FROM pragma_database_list WHERE name = 'main'"
 OUTGOING_EDGES = """
 SELECT e.kind AS edge_kind, n.* FROM edges e JOIN entries n ON n.id = e.to_id
 WHERE e.from_id = ? AND n.scope = ? ORDER BY e.id
