@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from forest_files.kernel.paths import WATCH_LOG
+from forest_files.kernel.shellword import printable
 from tests.helpers.cli import console
 from tests.helpers.custody import BY, DOC, init_and_adopt
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.state import local_state
 
 pytestmark = pytest.mark.slow  # a few processes
 
@@ -50,3 +53,18 @@ def test_check_repository_in_not_utf8_folder_adopter_detected(tmp_path: Path) ->
     assert "internal error" not in staged.stderr, staged.stderr
     assert f"adopted by {BY}: “adopt”" in staged.stdout, staged.stdout
     assert "restore ground: forest -C caf$'\\351' restore 'a.md#Title/Keep'" in staged.stdout
+
+
+def test_watch_log_repository_in_not_utf8_folder_start_line_accepted(tmp_path: Path) -> None:
+    """The watcher's first log line, ``watching <folder>``, was lost to a "--- Logging
+    error ---" traceback (``UnicodeEncodeError … surrogates not allowed``) written into
+    watch.log. The line is written now, the folder spelled as check spells names."""
+    root = _bound(tmp_path)
+    started = console(tmp_path, "-C", NAME, "watch", "--detach")
+    assert started.returncode == 0, (started.stdout, started.stderr)
+    stopped = console(tmp_path, "-C", NAME, "watch", "stop")
+    assert stopped.returncode == 0, (stopped.stdout, stopped.stderr)
+    said = (local_state(root) / WATCH_LOG).read_text(encoding="utf-8")
+    assert "Logging error" not in said and "Traceback" not in said, said
+    assert f"INFO watching {printable(str(root))} (" in said, said
+    assert "caf\\xe9" in said, said

@@ -14,7 +14,7 @@ Refuses: a second watcher (lock.py); a watcher that ignores SIGTERM (naming kill
 Returns: ``run_foreground`` (0 after SIGTERM, SIGINT or SIGHUP: one clean
 shutdown), ``stop`` (idempotent: a message); what ``status`` shows: status.py.
 Test: tests/doors/test_watch_daemon.py, tests/doors/test_watch_detach.py,
-tests/doors/test_state_of_another_owner.py
+tests/doors/test_state_of_another_owner.py, tests/doors/test_not_utf8_folder.py
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
-from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.shellword import forest_text, printable
 from forest_files.kernel.state import (
     refuse_linked_file,
     worktree_dir,
@@ -67,7 +67,11 @@ def _log_to_file(root: Path) -> logging.Handler:
     path = worktree_dir(root) / WATCH_LOG
     for kept in (path, *(path.with_name(f"{path.name}.{n}") for n in range(1, 4))):
         refuse_linked_file(kept, WATCH_LOG)  # the handler opens and rotates by name
-    handler = OwnersLog(path, maxBytes=1 << 20, backupCount=3)
+    # backslashreplace: a line naming a byte that is not UTF-8 (a surrogate) is written,
+    # never lost to a logging traceback
+    handler = OwnersLog(
+        path, maxBytes=1 << 20, backupCount=3, encoding="utf-8", errors="backslashreplace"
+    )
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
     log.addHandler(handler)
     log.setLevel(logging.INFO)
@@ -183,7 +187,7 @@ def run_foreground(
         w.on_batch = lambda: write_state(root, w)
         w.start()
         settle_gc()
-        log.info("watching %s (%s; pid %s)", root, w.observers.mode, os.getpid())
+        log.info("watching %s (%s; pid %s)", printable(str(root)), w.observers.mode, os.getpid())
         write_state(root, w)  # the handshake: it has read forest.toml and observes
         if started is not None:
             started()
