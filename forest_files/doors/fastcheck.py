@@ -18,7 +18,7 @@ target, 3 on corruption or an internal error (a crash log: boundary.py), 75
 when the index is busy (exits.py).
 The verdict line on standard error points at where the routes went: above it only
 when standard output goes where standard error goes; the JSON's routes fields after
-``--json``; the file standard output was sent to (``_routes_where``).
+``--json``; the file standard output was sent to (streams.py ``routes_where``).
 Test: tests/doors/test_fastcheck.py, tests/doors/test_check_routes_pointer.py
 
 ``FOREST_DEBUG_IMPORTS=1`` prints, to stderr at exit, the sorted top-level
@@ -168,38 +168,11 @@ def _check(args: CheckArgs) -> int:
         sent = _sent("\n".join(terminal(report, verbose=args.verbose, colour=colour, more=more)))
     if report.ok:
         return 0
-    where = _routes_where(args.as_json) if sent else ""  # the boundary says why, after
+    from forest_files.doors.streams import routes_where
+
+    where = routes_where(args.as_json) if sent else ""  # the boundary says why, after
     print(f"forest: {len(report.failed)} finding(s) not clean{where}", file=sys.stderr)
     return 1
-
-
-def _routes_where(as_json: bool) -> str:
-    """Where the routes printed went, said after the verdict on standard error: above
-    it only when standard output goes where standard error goes (one terminal, ``2>&1``);
-    else the JSON's fields, or the file standard output was sent to (``> out.txt``)."""
-    if as_json:
-        return "; its routes are in the JSON's routes fields"
-    try:
-        out, err = os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno())
-    except (OSError, ValueError, AttributeError):  # not a file (in process): as before
-        return "; see the routes above"
-    if (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino):
-        return "; see the routes above"
-    import stat
-
-    name = ""
-    try:  # the file's name (Linux), when it still names that file; else it goes unnamed
-        if stat.S_ISREG(out.st_mode):
-            name = os.readlink(f"/proc/self/fd/{sys.stdout.fileno()}")
-            held = os.stat(name)
-            name = name if (held.st_dev, held.st_ino) == (out.st_dev, out.st_ino) else ""
-    except OSError:
-        name = ""
-    if name:
-        from forest_files.kernel.shellword import for_bash, shell_word
-
-        return for_bash(f"; its routes are in {shell_word(name)}")
-    return "; its routes went to standard output"
 
 
 def _sent(text: str) -> bool:

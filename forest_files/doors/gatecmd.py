@@ -38,7 +38,6 @@ import os
 import sys
 
 from forest_files.kernel.errors import ForestError, StoreCorruption
-from forest_files.kernel.exits import SEE_ABOVE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -138,13 +137,15 @@ def run_ci(repo: Path, base: str | None, fmt: str, targets: list[tuple[str, Path
     said = _rendered(again, report, [fmt, *(kind for kind, _ in targets)])
     write_reports(again.get(fmt, report), fmt, targets, said)
     sys.stdout.write(said[fmt] + "\n")
-    failed: ForestError | None = None
-    if report.exit_code == 3:
-        n = len(report.findings)
-        failed = GateCorrupt(f"{n} finding(s), the ledger among them; {SEE_ABOVE}")
-    elif report.exit_code:
-        failed = GateFailed(f"{len(report.findings)} finding(s); {SEE_ABOVE}")
-    if failed is not None:
+    if report.exit_code:
+        from forest_files.doors.streams import routes_where
+
+        n, where = len(report.findings), routes_where(fmt == "json")
+        failed: ForestError = (
+            GateCorrupt(f"{n} finding(s), the ledger among them{where}")
+            if report.exit_code == 3
+            else GateFailed(f"{n} finding(s){where}")
+        )
         mark_recorded(failed)  # the run's record above says it all
         raise failed
 

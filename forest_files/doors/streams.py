@@ -25,8 +25,11 @@ Stores: nothing. Refuses: nothing.
 Returns: ``tolerant_streams`` (a character its encoding lacks written escaped, never
 an error); ``named_streams``; ``lost_output`` (standard output's failed write not yet
 said, or None); ``drop_output`` (what standard output still holds, and all it is
-given after, goes nowhere: the interpreter's last flush stays silent).
-Test: tests/doors/test_output_unwritable.py, tests/doors/test_input_unreadable.py
+given after, goes nowhere: the interpreter's last flush stays silent); ``routes_where``
+(where the routes a command printed went, for the line on standard error after them:
+``forest check``, ``forest ci``, ``forest verify``).
+Test: tests/doors/test_output_unwritable.py, tests/doors/test_input_unreadable.py,
+tests/doors/test_check_routes_pointer.py
 
 Light on purpose (the warm ``forest check`` loads it): ``io``, ``os`` and ``sys`` are
 loaded with the interpreter.
@@ -169,6 +172,41 @@ def drop_output() -> None:
     stream = _stdout_stream()
     if stream is not None:
         stream.dropped, stream.lost = True, None
+
+
+def routes_where(as_json: bool) -> str:
+    """``; `` and where the routes printed went, said after the verdict on standard
+    error: above it only when standard output goes where standard error goes (one
+    terminal, ``2>&1``); else the JSON's fields, or the file standard output was sent to
+    (``> out.txt``). Empty when standard output could not be written (the boundary says
+    so): it points at nothing that never arrived."""
+    try:
+        sys.stdout.flush()
+    except OutputLost:
+        return ""
+    if as_json:
+        return "; its routes are in the JSON's routes fields"
+    try:
+        out, err = os.fstat(sys.stdout.fileno()), os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):  # not a file (in process): as before
+        return "; see the routes above"
+    if (out.st_dev, out.st_ino) == (err.st_dev, err.st_ino):
+        return "; see the routes above"
+    import stat
+
+    name = ""
+    try:  # the file's name (Linux), when it still names that file; else it goes unnamed
+        if stat.S_ISREG(out.st_mode):
+            name = os.readlink(f"/proc/self/fd/{sys.stdout.fileno()}")
+            held = os.stat(name)
+            name = name if (held.st_dev, held.st_ino) == (out.st_dev, out.st_ino) else ""
+    except OSError:
+        name = ""
+    if name:
+        from forest_files.kernel.shellword import for_bash, shell_word
+
+        return for_bash(f"; its routes are in {shell_word(name)}")
+    return "; its routes went to standard output"
 
 
 def tolerant_streams() -> None:

@@ -69,7 +69,7 @@ def test_example_writer_canon_runs_accepted(tmp_path: Path) -> None:
         "adopted proposal ",
         "unbound canon/characters/tobias.md#Tobias/Voice",
         "forest-files: warning: unbound canon/characters/tobias.md#Tobias/Appearance",
-        "3 finding(s)\n    forest: 3 finding(s); see above\n    [exit 1]",
+        "3 finding(s)\n    forest: 3 finding(s); see the routes above\n    [exit 1]",
         "forest ci: 9 binding(s); range ",
         "writer-canon: done",
     )

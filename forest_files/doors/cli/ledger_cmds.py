@@ -28,8 +28,8 @@ import typer
 
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app, emit
+from forest_files.doors.streams import routes_where
 from forest_files.kernel.errors import ForestError, StoreCorruption
-from forest_files.kernel.exits import SEE_ABOVE
 
 if TYPE_CHECKING:
     from forest_files.check.findings import Reported, Route
@@ -203,11 +203,14 @@ def verify(
             *(["run the fix commands shown"] if fixes else []),
         ]
         then = " and ".join(how)
-        raise LedgerFaults(f"ledger has {len(faults)} fault(s); {SEE_ABOVE}, then {then}")
+        where = routes_where(as_json)
+        raise LedgerFaults(
+            f"ledger has {len(faults)} fault(s){where}{', then' if where else ';'} {then}"
+        )
     if not ok:
         raise AuthorityRefused(
             f"the range has {len(faults)} act(s) or change(s) without authority or over "
-            f"policy at the merge-base; {SEE_ABOVE}"
+            f"policy at the merge-base{routes_where(as_json)}"
         )
     from forest_files.check.finding import has_reason
 
@@ -215,7 +218,8 @@ def verify(
     if contested or rebound:
         raise ContestedGround(_contested_line(len(contested), rebound))
     if found:
-        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest; {SEE_ABOVE}")
+        where = routes_where(as_json)
+        raise TrackedLocalState(f"git tracks {len(found)} local path(s) under .forest{where}")
 
 
 def _replayed(r: Repository) -> tuple[list[GroundEntry], list[Fault]]:
