@@ -67,3 +67,41 @@ def test_act_hint_names_not_utf8_folder_pasted_into_bash_recovers(tmp_path: Path
     typed("unseal", "c.md", "--words", "Readable", "--as", "me <me@x>")
     typed("retire", "c.md", "--words", "Gone", "--as", "me <me@x>")
     typed("watch", "status")
+
+
+def test_watch_proposal_hint_names_not_utf8_folder_pasted_into_bash_recovers(
+    tmp_path: Path,
+) -> None:
+    """The watcher started with ``forest -C caf$'\\351' watch --detach`` logged ``proposal
+    ID holds this text (new): forest -C caf$'\\351' proposal show ID`` and nothing more
+    (doors/watch/respond.py): pasted into sh it named another folder. The line now says
+    to paste it into bash, and there it shows the proposal."""
+    from forest_files.kernel.paths import WATCH_LOG
+    from tests.helpers.custody import DOC, init_and_adopt
+    from tests.helpers.state import local_state
+    from tests.helpers.watch import until
+
+    root = make_repo(tmp_path, NAME)
+    write(root, "a.md", DOC)
+    init_and_adopt(root, ["a.md#Title/Keep"])
+    commit_all(root, "adopt")
+    here = ("-C", NAME)
+    fast = ("--quiet", "0.1", "--ceiling", "1", "--grace", "0.5")
+    started = console(tmp_path, *here, "watch", "--detach", *fast)
+    assert started.returncode == 0, (started.stdout, started.stderr)
+    log = local_state(root) / WATCH_LOG
+    try:
+        write(root, "a.md", DOC.replace("kept words", "watched words"))
+        assert until(lambda: " holds this text " in log.read_text(errors="replace")), log
+    finally:
+        stopped = console(tmp_path, *here, "watch", "stop")
+        assert stopped.returncode == 0, (stopped.stdout, stopped.stderr)
+    said = [ln for ln in log.read_text().splitlines() if " holds this text " in ln]
+    assert said and not _unsaid(log.read_text()), log.read_text()
+    line = said[0]
+    assert line.endswith(f" ({BASH_ONLY})"), line
+    step = line.split("): ", 1)[1].removesuffix(f" ({BASH_ONLY})")
+    assert step.startswith("forest -C caf$'\\351' proposal show "), step
+    done = pasted(tmp_path, step)
+    assert done.returncode == 0, (step, done.stderr)
+    assert "{+watched+}" in done.stdout, done.stdout

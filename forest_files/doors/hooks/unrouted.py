@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forest_files.check.findings import Reported
-from forest_files.kernel.shellword import forest_text, shell_word
+from forest_files.kernel.shellword import for_bash, forest_text, shell_word
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -91,4 +91,4 @@ def _show(top: Path, server: str, path: str) -> str:
     """``git -C BARE show SERVER:PATH``: the damaged file as the server holds it (its
     words quoted, never reached from where a pusher stands: it runs on the server)."""
     step = ("git", "-C", str(top), "show", f"{server}:{path}")
-    return " ".join(map(shell_word, step))
+    return for_bash(" ".join(map(shell_word, step)))  # a server folder not UTF-8 too

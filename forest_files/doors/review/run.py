@@ -20,7 +20,7 @@ from pathlib import Path
 
 from forest_files.doors.review.keys import Console
 from forest_files.doors.review.session import Item, Run, Session, Tally, gather
-from forest_files.kernel.shellword import stage_ledger
+from forest_files.kernel.shellword import for_bash, stage_ledger
 from forest_files.proposals.rebinds import open_rebinds
 
 
@@ -77,5 +77,5 @@ def review_here(
     con.say("")
     con.say(tally.summary())
     if tally.recorded():
-        con.say(f"commit the acts with the files: {stage_ledger()}")
+        con.say(for_bash(f"commit the acts with the files: {stage_ledger()}"))
     return tally

@@ -19,7 +19,8 @@ rebind after its findings (check/folder_move.py). ``alert`` (if given) is called
 once with each finding that newly failed; ``sink`` (if given) gets every line it says.
 Test: tests/doors/test_watch.py, tests/doors/test_watch_policy.py,
 tests/doors/test_watch_writers.py, tests/doors/test_watch_folder_route.py,
-tests/doors/test_watch_no_room.py, tests/doors/test_watch_rename_retry.py
+tests/doors/test_watch_no_room.py, tests/doors/test_watch_rename_retry.py,
+tests/doors/test_act_hints_for_bash.py
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from forest_files.doors.watch import judge
 from forest_files.doors.watch.collector import Collector
 from forest_files.doors.watch.journal import Journal
 from forest_files.doors.watch.route import Restorer
-from forest_files.kernel.shellword import forest_text
+from forest_files.kernel.shellword import for_bash, forest_text
 from forest_files.kernel.verbosity import SAID
 
 log = logging.getLogger("forest_files.doors.watch")
@@ -226,6 +227,9 @@ class Responder:
 
     def _emit(self, lines: list[str]) -> None:
         said = {SAID: self.sink is not None}  # the sink prints it: `-v` echoes it no more
+        # a step spelling a word $'\ooo' (a folder reached by -C whose name is not UTF-8)
+        # says the shell it needs, as a route does
+        lines = [for_bash(line) for line in lines]
         for line in lines:
             log.info("%s", line, extra=said)
         if lines and self.sink is not None:
