@@ -49,7 +49,7 @@ except ImportError:  # an interpreter built without it: hashlib's, whatever it i
     from hashlib import blake2b
 
 from forest_files.kernel.handover import hand_over
-from forest_files.kernel.paths import STATE_NAME
+from forest_files.kernel.paths import STATE_NAME, state_git_dir
 from forest_files.kernel.state import ensure_dir, git_dir_paths
 
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for it
@@ -209,13 +209,9 @@ def _mac(key: bytes, name: bytes, payload: bytes | memoryview) -> bytes:
 
 def _common_state(path: str) -> str | None:
     """The shared state directory of the clone whose state holds ``path``."""
-    probe = os.path.abspath(path)
-    while os.path.basename(probe) != STATE_NAME:
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return None
-        probe = parent
-    git_dir = os.path.dirname(probe)
+    git_dir = state_git_dir(path)
+    if git_dir is None:
+        return None
     commondir = os.path.join(git_dir, "commondir")
     if os.path.isfile(commondir):
         with open(commondir, encoding="utf-8", errors="surrogateescape") as fh:

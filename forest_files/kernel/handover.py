@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import stat
 
-from forest_files.kernel.paths import STATE_NAME
+from forest_files.kernel.paths import state_git_dir
 
 
 def hand_over(fd: int, path: str) -> None:
@@ -83,13 +83,9 @@ def create_for_owner(path: str) -> None:
 def _state_owner(path: str) -> tuple[int, int] | None:
     """(uid, gid) of the git directory whose state directory holds ``path``, when not
     root's; None for a path in no state directory."""
-    probe = os.path.abspath(path)
-    while os.path.basename(probe) != STATE_NAME:
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return None
-        probe = parent
-    git_dir = os.path.dirname(probe)
+    git_dir = state_git_dir(path)
+    if git_dir is None:
+        return None
     try:
         if not os.path.isfile(os.path.join(git_dir, "HEAD")):
             return None  # a folder named forest elsewhere (a report's), not a state one

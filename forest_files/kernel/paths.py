@@ -3,11 +3,14 @@
 Stores: nothing (names only; standard library, so the hook's fast path may
 import it for nothing).
 Refuses: nothing.
-Returns: repository-relative names, with ``/`` separators.
+Returns: repository-relative names, with ``/`` separators; ``state_git_dir`` (the git
+directory a state path lies in).
 Test: tests/kernel/test_paths.py
 """
 
 from __future__ import annotations
+
+import os
 
 CONFIG_NAME = "forest.toml"  # at the repository's root: custody's settings, governed
 FOREST_DIR = ".forest"
@@ -43,6 +46,18 @@ LEGACY_CACHE = f"{FOREST_DIR}/cache"
 LEGACY_LOCAL_DB = f"{FOREST_DIR}/{LOCAL_DB_NAME}"
 LEGACY_AUDIT_DB = f"{FOREST_DIR}/{AUDIT_DB_NAME}"
 LEGACY_CAPTURES = f"{LEGACY_CACHE}/captures"
+
+
+def state_git_dir(path: str) -> str | None:
+    """The git directory whose state directory (``<git-dir>/forest``) holds ``path``,
+    by name alone (``os.path``: nothing is read); None for a path in none."""
+    probe = os.path.abspath(path)
+    while os.path.basename(probe) != STATE_NAME:
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None
+        probe = parent
+    return os.path.dirname(probe)
 
 
 def segment_file(stem: str) -> str:

@@ -111,16 +111,8 @@ def test_light_check_root_under_sudo_of_owner_accepted(
     base, bin_dir = place
     repo = handed_copy(base, f"sudo {sudo}")
     assert run_as_user(repo, "forest check && forest check", bin_dir).returncode == 0
-    trace = tmp_path / "trace"
     env = {"GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"), "SUDO_UID": sudo}
-    before = _files(repo)
-    done = pasted(repo, "forest check", env={**env, "GIT_TRACE": str(trace)})
-    if answered:
-        assert done.returncode == 0 and done.stdout == f"{CLEAN}\n", done.stderr
-        assert not trace.exists() or "rev-parse" not in trace.read_text(encoding="utf-8")
-    else:
-        _refused(done)
-    assert _files(repo) == before
+    _sudo_check(repo, env, tmp_path / "trace", answered)
 
 
 def test_light_check_git_assumes_different_owner_refused(tmp_path: Path) -> None:
@@ -182,7 +174,12 @@ def test_light_check_sudo_uid_as_git_reads_it_accepted(
     env = {"GIT_CONFIG_GLOBAL": str(tmp_path / "gitconfig"), "SUDO_UID": sudo}
     opened = pasted(repo, "git rev-parse --git-dir", env=env).returncode == 0
     assert opened == answered  # git reads SUDO_UID so
-    trace = tmp_path / "trace"
+    _sudo_check(repo, env, tmp_path / "trace", answered)
+
+
+def _sudo_check(repo: Path, env: dict[str, str], trace: Path, answered: bool) -> None:
+    """Root's ``forest check`` under ``env``: answered clean without ``git rev-parse``
+    where ``answered``, else git's refusal; either way nothing written."""
     before = _files(repo)
     done = pasted(repo, "forest check", env={**env, "GIT_TRACE": str(trace)})
     if answered:
