@@ -287,7 +287,9 @@ def test_adoptions_of_many_grounds_one_query_accepted(bound: Path) -> None:
     finally:
         conn.close()
     assert len(grounds) == 2 and all(found[g][0] == BY for g in grounds)
-    assert len([s for s in statements if s.lstrip().startswith("SELECT")]) == 1
+    # one statement reads the adoption records (the other names the index's file, for
+    # its ledger: store/connection.py main_file)
+    assert len([s for s in statements if "FROM entries" in s]) == 1, statements
 
 
 def test_status_from_remembered_verdict_equals_judged_status_accepted(bound: Path) -> None:
