@@ -84,7 +84,7 @@ def test_mcp_request_never_answered_by_end_of_input_errored_detected() -> None:
 
     started = time.monotonic()
     anyio.run(main)
-    assert time.monotonic() - started < 5.0
+    assert time.monotonic() - started < 20.0  # the 0.2 s bound, not the 30 s default
     answers = [json.loads(line) for line in stdout.getvalue().splitlines()]
     assert [a["id"] for a in answers] == [7, "x"], answers
     for a in answers:
