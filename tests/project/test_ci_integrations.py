@@ -243,6 +243,37 @@ def test_gitlab_template_junit_report_accepted() -> None:
     assert "allow_failure" not in job, "the gate's exit code decides the job"
 
 
+def gitlab_usage() -> dict[str, Any]:
+    """The ``.gitlab-ci.yml`` the template's header tells a user to write."""
+    lines = GITLAB.read_text(encoding="utf-8").splitlines()
+    usage = []
+    for line in lines[lines.index("#   include:") :]:
+        if not line.startswith("#   "):
+            break
+        usage.append(line[4:])
+    doc = yaml.safe_load("\n".join(usage))
+    assert isinstance(doc, dict)
+    return doc
+
+
+def test_gitlab_template_usage_source_in_force_accepted() -> None:
+    """The header's ``.gitlab-ci.yml`` sets ``FOREST_FILES_SOURCE`` where it takes effect.
+    GitLab merges a job of the template's name into the included job, and a job's own
+    variables outrank top-level ones: set at the top level, the template's placeholder
+    would stay in force and pip would install from it."""
+    usage = gitlab_usage()
+    assert usage["include"] == [{"local": GITLAB.relative_to(ROOT).as_posix()}]
+    ((name, job),) = load(GITLAB).items()
+
+    def users(variables: dict[str, Any]) -> dict[str, str]:
+        return {k: f"user: {v}" for k, v in variables.items()}
+
+    merged_job = dict(job["variables"])
+    merged_job.update(users(usage.get(name, {}).get("variables", {})))
+    in_force = {**users(usage.get("variables", {})), **merged_job}
+    assert in_force["FOREST_FILES_SOURCE"].startswith("user: git+"), in_force
+
+
 def test_actionlint_accepts_action_and_workflow_accepted(tmp_path: Path) -> None:
     actionlint = shutil.which("actionlint") or shutil.which("actionlint", path=str(BIN))
     if actionlint is None:
