@@ -160,24 +160,24 @@ def test_bind_normalise_in_printed_adopt_route_pasted_accepted(tmp_path: Path) -
 
 
 @pytest.mark.parametrize(
-    ("target", "args", "why"),
-    [
-        ("docs/a.md", ("--normalise", "whitespace"), "unknown normalisation 'whitespace'"),
-        ("docs/a.md", ("--normalise", "emphasis@2"), "has no version '2'"),
-        ("docs/a.md", ("--normalise", "py-comments"), "apply to Python symbols"),
-        ("src/m.py::f", ("--normalise", "link-style"), "reads Markdown"),
-        ("docs/a.md", ("--exclude", "normalise:emphasis@1"), "--normalise NAME"),
+    ("target", "args", "why", "code"),
+    [  # a bad option value is usage (2); one that does not fit the target, a refusal (1)
+        ("docs/a.md", ("--normalise", "whitespace"), "unknown normalisation 'whitespace'", 2),
+        ("docs/a.md", ("--normalise", "emphasis@2"), "has no version '2'", 2),
+        ("docs/a.md", ("--normalise", "py-comments"), "apply to Python symbols", 1),
+        ("src/m.py::f", ("--normalise", "link-style"), "reads Markdown", 1),
+        ("docs/a.md", ("--exclude", "normalise:emphasis@1"), "--normalise NAME", 2),
     ],
 )
 def test_adopt_bad_normalisation_refused(
-    tmp_path: Path, target: str, args: tuple[str, ...], why: str
+    tmp_path: Path, target: str, args: tuple[str, ...], why: str, code: int
 ) -> None:
     repo = repo_with(tmp_path)
     write(repo, "docs/a.md", ADR)
     write(repo, "src/m.py", "def f():\n    return 1\n")
     before = ledger_bytes(repo)
-    result = in_process.forest(repo, "adopt", target, *args, "--words", WORDS)
-    assert result.exit_code != 0
+    result = in_process.console(repo, "adopt", target, *args, "--words", WORDS)  # typed: one line
+    assert result.returncode == code, (result.stdout, result.stderr)
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("forest: ") and why in lines[0], lines
     if "unknown" in why:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.cli import forest, ok
+from tests.helpers.cli import console, forest, ok
 from tests.helpers.git import commit_all, git_env, make_repo, write
 from tests.helpers.template import copied_from
 
@@ -199,12 +199,28 @@ def test_adopt_headings_no_terminal_without_yes_refused(repo: Path) -> None:
         ["canon/world.md", "--level", "2"],  # --level without --headings
         ["--headings", "--unbound"],
         [],  # nothing named and no --unbound
+        # bad option values are usage too (exit 2, as click's own), not refusals (1)
+        ["canon/world.md", "--headings", "--level", "9"],
+        ["canon/world.md", "--normalise", "whitespace"],
+        ["canon/world.md", "--normalise", "emphasis", "--normalise", "emphasis"],
+        ["canon/world.md", "--exclude", "normalise:emphasis"],
     ],
 )
 def test_adopt_bulk_option_misuse_refused(repo: Path, args: list[str]) -> None:
     done = forest(repo, "adopt", *args, "--yes", "--words", WORDS)
     assert done.exit_code == 2, done.output
     assert segments(repo) == []
+
+
+def test_adopt_unknown_normalisation_typed_usage_one_line_refused(repo: Path) -> None:
+    """Typed at the console, a bad ``--normalise`` is click's exit 2 in one ``forest:``
+    line naming the known names (it was exit 1, the code of a finding or a refusal)."""
+    before = sorted(p.name for p in repo.rglob("*") if ".git" not in p.parts)
+    done = console(repo, "adopt", "canon/world.md", "--normalise", "whitespace", "--words", WORDS)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("forest: unknown normalisation 'whitespace'; known: blank-lines"), line
+    assert sorted(p.name for p in repo.rglob("*") if ".git" not in p.parts) == before
 
 
 def test_adopt_unbound_adopts_what_require_reports_accepted(repo: Path) -> None:

@@ -3,9 +3,10 @@
 ``[require]`` reports), and the one question a bulk adoption asks.
 
 Stores: nothing.
-Refuses: ``--level`` without ``--headings``; ``--headings`` with ``--unbound``; no
-targets without ``--unbound``; a bulk list with no terminal to ask on and no
-``--yes`` (one line, nothing written); a "no" at the question.
+Refuses (usage, exit 2): ``--level`` without ``--headings`` or outside 1-6;
+``--headings`` with ``--unbound``; no targets without ``--unbound``. Refuses: a bulk
+list with no terminal to ask on and no ``--yes`` (one line, nothing written); a "no" at
+the question.
 Returns: ``Chosen`` (the target specs and what was left out).
 Test: tests/doors/test_cli_adopt_bulk.py
 """
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from forest_files.doors.cli.errors import usage
 from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
@@ -32,17 +34,6 @@ class Chosen:
     ask: bool  # a bulk selection: list it and ask once
     # --exclude items --headings used to leave headings out (tallied as matched)
     used: frozenset[str] = frozenset()
-
-
-class _Usage(typer.BadParameter):
-    """A usage error (exit 2): one ``forest:`` line through the console entry."""
-
-    def format_message(self) -> str:
-        return self.message
-
-
-def usage(message: str) -> typer.BadParameter:
-    return _Usage(message)
 
 
 def choose(
@@ -68,6 +59,8 @@ def choose(
 
     if level is not None and not headings:
         raise usage("--level applies to --headings; add --headings or drop --level")
+    if level is not None and not 1 <= level <= 6:
+        raise usage(f"--level {level}: give a heading level from 1 to 6")
     if headings and unbound:
         raise usage("--headings and --unbound are two ways of choosing; give one")
     if not targets and not unbound:

@@ -39,7 +39,7 @@ FormatOpt = Annotated[
 
 def _format(fmt: str, as_json: bool) -> str:
     from forest_files.doors.adr_render import FORMATS
-    from forest_files.doors.cli.adopt_bulk import usage
+    from forest_files.doors.cli.errors import usage
 
     if as_json:
         return "json"

@@ -5,7 +5,8 @@ Refuses: nothing; it translates. 0 ok, 1 a finding or refusal (ForestError),
 2 usage (typer/click's own), 3 corruption or an internal error
 (StoreCorruption, LedgerError, anything unexpected: a crash log is written),
 75 busy — retry (StoreBusy), 130 interrupted (Ctrl-C).
-Returns: the ``boundary`` decorator (codes and wording: forest_files/kernel/exits.py).
+Returns: the ``boundary`` decorator (codes and wording: forest_files/kernel/exits.py),
+``usage`` (a bad option value a command finds itself: exit 2).
 Test: tests/doors/test_cli.py, tests/governance/test_audit_doors.py, tests/doors/test_boundary.py
 
 The decorator gives the boundary what only the command knows: its name and the
@@ -67,3 +68,15 @@ def boundary(fn: Callable[P, R]) -> Callable[P, R]:
         return result[0]
 
     return wrapper
+
+
+class _Usage(typer.BadParameter):
+    """A usage error (exit 2): one ``forest:`` line through the console entry."""
+
+    def format_message(self) -> str:
+        return self.message
+
+
+def usage(message: str) -> typer.BadParameter:
+    """A bad option or argument a command found itself (exit 2, as click's own)."""
+    return _Usage(message)

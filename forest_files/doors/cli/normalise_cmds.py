@@ -20,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from forest_files.doors.cli.errors import boundary
+from forest_files.doors.cli.errors import boundary, usage
 from forest_files.doors.cli.options import AsOpt, RepoOpt, app, identity, words_given
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.shellword import printable
@@ -39,18 +39,23 @@ NormaliseOpt = Annotated[
 
 def with_normalise(exclude: list[str] | None, normalise: list[str] | None) -> tuple[str, ...]:
     """``--exclude`` values, then each ``--normalise`` as the ``normalise:NAME@V`` item
-    the section is read with; an unknown name is refused here, before any file is read."""
+    the section is read with; an unknown name is refused here, before any file is read,
+    as a usage error (exit 2: a bad option value, as click's own)."""
     given = tuple(exclude or ())
     if any(e.startswith("normalise:") for e in given):
-        raise ForestError(
+        raise usage(
             "--exclude takes exclusions ('#Heading', 'meta:key', 'line:PREFIX'); "
             "declare a normalisation with --normalise NAME"
         )
     if not normalise:
         return given
-    from forest_files.text.normalisers import canonical_list
+    from forest_files.text.normalisers import NormaliseError, canonical_list
 
-    return given + tuple(f"normalise:{n}" for n in canonical_list(normalise))
+    try:
+        names = canonical_list(normalise)
+    except NormaliseError as exc:
+        raise usage(str(exc)) from None
+    return given + tuple(f"normalise:{n}" for n in names)
 
 
 def _words(words: str | None) -> str | None:
