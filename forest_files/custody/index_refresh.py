@@ -45,6 +45,7 @@ class SyncReport:
 def sync(repo: Custodian) -> SyncReport | None:
     """``Repository.sync``; None when the index must be rebuilt instead."""
     before = pulled.erasures(repo.store())
+    held = pulled.held_text(repo.store())  # an index made but never filled: none
     try:
         count = sync_index(repo.store(), repo.ledger_dir, lambda h: read_body(repo.ledger_dir, h))
     except LedgerError as exc:  # a rule that converts the ledger on checkout: named, with the fix
@@ -53,7 +54,7 @@ def sync(repo: Custodian) -> SyncReport | None:
         return None
     if count:
         pulled.owe_purges(repo.root, repo.store(), repo.config.project_id, before)
-    _finish_erasures(repo)
+    _finish_erasures(repo, index_held_text=held)
     if count:
         rows = (
             repo.store()
@@ -78,12 +79,15 @@ def _named(repo: Custodian, exc: LedgerError) -> LedgerError:
     return with_link_removal(repo.root, with_checkout_note(repo.root, exc))
 
 
-def _finish_erasures(repo: Custodian, named: frozenset[str] | None = None) -> None:
+def _finish_erasures(
+    repo: Custodian, named: frozenset[str] | None = None, *, index_held_text: bool = True
+) -> None:
     """Delete the body file of every erasure the index holds that an erase act of the
     ledger makes (``named``: the body hashes those acts remove, when the ledger was
     read whole already; a forget killed after its commit left one; a pulled erase
     names one a branch still had), and finish any purge of local copies a forget
-    still owes (custody/purge.py)."""
+    still owes (custody/purge.py). ``index_held_text`` False: the index was rebuilt from
+    nothing, so the purge's line is said only if it found a file that held the text."""
     from forest_files.custody.purge import delete_erased_bodies, resume_pending
 
     store = repo.store()
@@ -97,12 +101,13 @@ def _finish_erasures(repo: Custodian, named: frozenset[str] | None = None) -> No
         counts["cache_files"], counts["proposals"] = purged.cache_files, len(purged.proposals)
         event = audit.Event("purge", "ok", "resumed", targets=(act_id, *purged.proposals))
         audit.append_events(repo.root, [replace(event, counts=counts)])
-    pulled.say(done)
+    pulled.say(done, index_held_text=index_held_text)
 
 
 def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnapshot]:
     """``Repository.rebuild`` once the index is open: the report and the ledger read."""
     before = pulled.erasures(store)
+    held = pulled.held_text(store)  # a fresh clone's first rebuild: none
     # No cyclic collection while the whole ledger is decoded, ordered and replayed:
     # each pass would walk every live act again (see ``gc_paused``).
     with gc_paused(), store.rebuilding():
@@ -114,7 +119,8 @@ def rebuild(repo: Custodian, store: ForestStore) -> tuple[SyncReport, LedgerSnap
             raise _named(repo, exc) from exc
         mark_segments(store, repo.ledger_dir, snapshot.segments)
     pulled.owe_purges(repo.root, store, repo.config.project_id, before)
-    _finish_erasures(repo, erased_bodies(a.payload for a in snapshot.acts.values()))
+    erased = erased_bodies(a.payload for a in snapshot.acts.values())
+    _finish_erasures(repo, erased, index_held_text=held)
     event = audit.Event("rebuild", "ok", "replayed", counts={"acts": count})
     audit.append_events(repo.root, [event])
     auditowed.restore(repo.root, store)

@@ -125,3 +125,23 @@ def test_hook_erased_body_brought_back_refused(tmp_path: Path) -> None:
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0, out
     assert "erased-content" in out and SENTINEL not in out
+
+
+def test_fresh_clone_of_a_forgotten_history_says_no_purge_accepted(tmp_path: Path) -> None:
+    """A fresh clone never held the erased text: its first command (a check, a sync)
+    builds the index from a ledger without it, finds no local copy, and says nothing.
+    It said "purged every local copy … 0 … 0 … 0" on every clone's first command."""
+    root, old = adopted_then_cleaned(tmp_path)
+    commit_all(root, "clean")
+    with Repository(root) as repo:
+        forget(repo, old, words=WORDS, by=BY)
+    commit_all(root, "forget")
+    for command in ("check", "sync"):
+        clone = tmp_path / f"clone-{command}"
+        git(tmp_path, "clone", "-q", str(root), str(clone))
+        done = subprocess.run(
+            [FOREST, command], cwd=clone, env=dict(os.environ), capture_output=True, text=True
+        )
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+        assert "purged" not in done.stderr, (command, done.stderr)
+        assert grep_tree(clone, SENTINEL) == []
