@@ -50,8 +50,8 @@ from forest_files.custody.purge import (
 )
 from forest_files.custody.repo_face import Recorded
 from forest_files.custody.repository import Repository
+from forest_files.governance.forget_rewrite import cannot_do, rewrite_place
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.paths import LEDGER_DIR
 from forest_files.kernel.shellword import forest_text
 from forest_files.ledger.fault import LedgerError
 from forest_files.ledger.kinds import MAX_TEXT, MAX_TOMBSTONE_LINES, EraseAct
@@ -71,22 +71,6 @@ class ForgetReport:
     kept_out: int  # long lines left out because live ground still holds them
     purged: Purged
     cannot: tuple[str, ...]
-
-
-def cannot_do(body_hash: str) -> tuple[str, ...]:
-    """What forget cannot do, with the commands that do it (no text in them)."""
-    rel = f"{LEDGER_DIR}/bodies/{body_hash[:2]}/{body_hash}.txt"
-    return (
-        "this is not cryptographic erasure: git history, other clones, forks, CI caches "
-        "and backups still hold the text",
-        "rewrite history on every copy: put each erased line in a file OUTSIDE the "
-        "repository (one per line, e.g. ../erased.txt), then run "
-        f"`git filter-repo --invert-paths --path {rel} --replace-text ../erased.txt` "
-        "(--replace-text also scrubs the bound file's own history), then "
-        "`git reflog expire --expire=now --all && git gc --prune=now`, and force-push",
-        "purge other clones and backups: each clone re-clones after the rewrite",
-        "rotate the secret: anyone who fetched before now may hold it",
-    )
 
 
 def _check_words(words: str, by: str, lines: Sequence[str]) -> None:
@@ -273,7 +257,7 @@ def forget(
         lines=len(seen.tomb),
         kept_out=seen.kept_out,
         purged=purged,
-        cannot=cannot_do(seen.body_hash),
+        cannot=cannot_do(seen.body_hash, rewrite_place(repo.root)),
     )
 
 

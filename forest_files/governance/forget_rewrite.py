@@ -1,0 +1,116 @@
+"""The history rewrite ``forest forget`` routes to, as one line that works pasted.
+
+``git filter-repo`` refuses to rewrite a clone that is not fresh ("does not look like
+a fresh clone": the clone ``forest forget`` ran in never is), and in the fresh clone it
+rewrites it removes the ``origin`` remote, so a plain ``git push --force`` there fails.
+So the route rewrites a fresh clone made beside this one (``git clone --no-local``: a
+local clone's hard-linked objects fail filter-repo's check too), adds ``origin`` back
+and force-pushes every branch and tag. filter-repo expires the fresh clone's reflog and
+prunes the old objects itself. The file of erased lines and the fresh clone are named
+by absolute paths beside this clone (outside both work trees), so the line works
+pasted in any directory. Without an ``origin`` remote the fresh clone is made from
+this clone and takes its place.
+
+Stores: nothing.
+Refuses: nothing.
+Returns: ``RewritePlace`` (where the rewrite happens, from this clone's configuration),
+``RewritePlace.steps`` (the commands, joined by ``&&``) and ``cannot_do``: what forget
+cannot do, each with the commands that do it (never a line of text).
+Test: tests/governance/test_forget_rewrite.py
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from forest_files import gitio
+from forest_files.kernel.paths import LEDGER_DIR
+from forest_files.kernel.shellword import shell_word
+
+# A URL that carries a password (``https://user:token@host/...``): never printed; the
+# pasted line reads it from this clone's configuration instead.
+_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@]*:[^/@]*@")
+# A URL git reads as a transport (``scheme://``) or as scp-like ``host:path``.
+_TRANSPORT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://|[^/:]+:)")
+
+
+@dataclass(frozen=True)
+class RewritePlace:
+    """``root``: this clone's top; ``url``: ``origin``'s URL as the pasted line names
+    it (a shell word or a ``$(…)`` reading it), None without ``origin``."""
+
+    root: Path
+    url: str | None
+
+    @property
+    def erased_file(self) -> Path:
+        return self.root.parent / "erased.txt"
+
+    @property
+    def fresh(self) -> Path:
+        return self.root.parent / f"{self.root.name}-rewrite"
+
+    def steps(self, body_rel: str) -> str:
+        """Clone fresh, rewrite there, and (with ``origin``) push every branch and tag."""
+        source = self.url if self.url is not None else shell_word(str(self.root))
+        fresh = shell_word(str(self.fresh))
+        words = [
+            f"git clone --no-local {source} {fresh}",
+            f"cd {fresh}",
+            f"git filter-repo --invert-paths --path {shell_word(body_rel)} "
+            f"--replace-text {shell_word(str(self.erased_file))}",
+        ]
+        if self.url is not None:
+            words += [
+                f"git remote add origin {self.url}",
+                "git push --force --all origin",
+                "git push --force --tags origin",
+            ]
+        return " && ".join(words)
+
+
+def rewrite_place(root: Path) -> RewritePlace:
+    """Where the rewrite of ``root``'s history happens: beside it, from ``origin``."""
+    top = Path(os.path.abspath(root))
+    url = gitio.config_get(top, "remote.origin.url")
+    if url is None or not url.strip():
+        return RewritePlace(top, None)
+    if _PASSWORD.match(url):
+        return RewritePlace(top, f'"$(git -C {shell_word(str(top))} remote get-url origin)"')
+    if not _TRANSPORT.match(url) and not os.path.isabs(url):  # a path git reads from the top
+        url = os.path.normpath(top / url)
+    return RewritePlace(top, shell_word(url))
+
+
+def cannot_do(body_hash: str, place: RewritePlace) -> tuple[str, ...]:
+    """What forget cannot do, with the commands that do it (no text in them): the
+    history rewrite as one line that works pasted (``RewritePlace.steps``)."""
+    rel = f"{LEDGER_DIR}/bodies/{body_hash[:2]}/{body_hash}.txt"
+    erased = shell_word(str(place.erased_file))
+    fresh = shell_word(str(place.fresh))
+    if place.url is not None:
+        first, then = "push the forget's commit", ""
+        why = "so this rewrites a fresh clone beside this one, adds origin back and force-pushes"
+        others = "every other clone, this one too,"
+    else:
+        first, why = "commit the forget", "so this rewrites a fresh clone of this one"
+        then = (
+            f"; then use {fresh} in place of this clone and force-push its branches and "
+            "tags wherever the old history was pushed"
+        )
+        others = "every other clone, this one too once the fresh one replaces it,"
+    return (
+        "this is not cryptographic erasure: git history, other clones, forks, CI caches "
+        "and backups still hold the text",
+        f"rewrite history: {first}, then put each erased line in {erased} (one per line, "
+        f"outside the repository; never commit it) and run `{place.steps(rel)}` "
+        f"(filter-repo rewrites only a fresh clone and drops its origin remote, {why}; "
+        "--replace-text also scrubs the bound file's own history; filter-repo expires the "
+        f"reflog and prunes the old objects itself){then}",
+        f"purge other clones and backups: {others} still holds the text: delete each and "
+        "clone again after the rewrite",
+        "rotate the secret: anyone who fetched before now may hold it",
+    )
