@@ -49,6 +49,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from pathlib import Path
 
+    from forest_files.gate.erased_later import ErasedLater
+    from forest_files.ledger.fault import LedgerError
+
 
 def run_guarded(
     command: str,
@@ -183,7 +186,7 @@ def _failed(
             from forest_files.kernel.exits import unpointed
 
             line = unpointed(line)
-        say(f"{prefix}: {line}{_more(exc)}")
+        say(f"{prefix}: {line}{_more(exc, repo)}")
         if isinstance(exc, ForestError):
             if audit is not None:
                 _record(repo, exc, audit)
@@ -213,9 +216,11 @@ def _denied_line(exc: BaseException) -> str | None:
     return unread_line(exc) if isinstance(exc, InputLost) else denied_line(exc)
 
 
-def _more(exc: BaseException) -> str:
+def _more(exc: BaseException, repo: str | Path) -> str:
     """What to run next after a damaged ledger's one line, which names only the
-    first fault: the command that lists them all."""
+    first fault: the command that lists them all; for a body a commit's ledger lacks
+    because a later forget erased it and history was rewritten, that forget and the
+    commit to check instead (gate/erased_later.py)."""
     from forest_files.ledger.fault import LedgerError
 
     if not isinstance(exc, LedgerError):
@@ -226,6 +231,10 @@ def _more(exc: BaseException) -> str:
     verify = forest_text("verify")  # `forest -C ../repo verify` where the user stands
     if exc.source is not None:  # read from git: verify would judge another ledger
         staged = exc.source == "index"
+        later = None if staged else _erased_later(exc, exc.source, repo)
+        if later is not None:
+            check = forest_text("check", options=("--rev", later.commit))
+            return f" ({later.said()}; check from there: `{check}`)"
         which = "git's index holds" if staged else f"commit {exc.source} holds"
         # `git diff` compares the working tree with the index, or with the commit named
         diff = git_step("diff", *(() if staged else (exc.source,)), "--", ".forest/ledger")
@@ -234,6 +243,22 @@ def _more(exc: BaseException) -> str:
             f"`{command_text(from_here(diff))}` shows how they differ)"
         )
     return "" if verify in str(exc) else f" (`{verify}` lists every fault of the ledger)"
+
+
+def _erased_later(exc: LedgerError, commit: str, repo: str | Path) -> ErasedLater | None:
+    """The forget that erased the body ``commit``'s ledger lacks, judged as the CI gate
+    would, or None (any other fault, or nothing that can be judged)."""
+    from forest_files.gate.erased_later import erased_later, missing_body
+    from forest_files.gitio import toplevel
+    from forest_files.kernel.errors import ForestError
+
+    body = missing_body(exc.code, exc.reason)
+    if body is None:
+        return None
+    try:
+        return erased_later(toplevel(repo), commit, "HEAD", body)
+    except ForestError:  # no work tree to read: the plain words stand
+        return None
 
 
 def _record(repo: str | Path, exc: BaseException, door: str, *, usage: bool = False) -> None:

@@ -228,7 +228,7 @@ class JudgedRange:
         self.judged = [*judged_before, head]
         for commit, exc in broken:  # a commit of the range whose ledger does not replay
             (fault,) = self.ledger_faults(commit, [replay_fault(top, commit, exc)], findings)
-            findings.append(fault._replace(commit=commit))
+            findings.append(self._erased_later(commit, exc, fault)._replace(commit=commit))
         failed = [r for r in (*items, *more) if r.failed]
         keyed = [((r.binding or r.selector, r.kind, r.finding.actual_hash), r) for r in failed]
         marked, earlier = once(keyed, history)
@@ -244,6 +244,25 @@ class JudgedRange:
         self.folder_routes = folder_routes_at(items, rewrite, carried)
         more = [brought.get(id(r.finding), r) for r in more]
         return items, [*findings, *earlier, *more], warnings
+
+    def _erased_later(self, commit: str, exc: LedgerError, found: Reported) -> Reported:
+        """A body ``commit``'s ledger lacks that an erase act of HEAD's erased with its
+        signer's authority (gate/erased_later.py): still a fault, saying so, with the
+        route that judges the range from the forget's commit on."""
+        from forest_files.gate.erased_later import erased_later, missing_body
+        from forest_files.gate.range import REFUSAL_CODES
+
+        body = missing_body(exc.code, exc.reason)
+        if body is None:
+            return found
+        refused = {f.act_id for f in self.faults if f.code in REFUSAL_CODES and f.act_id}
+        later = erased_later(self.top, commit, self.head, body, refused)
+        if later is None:
+            return found
+        route = Route(
+            "judge from the forget's commit on", (("forest", "ci", "--base", later.commit),)
+        )
+        return found._replace(routes=(route, *found.routes), hints=(*found.hints, later.said()))
 
     def _rewrite(self, changed: set[str] | None) -> Rewrite | None:
         """The range as its rewrite routes need it (None without a base); ``changed``:
