@@ -4,9 +4,11 @@
 a fresh clone": the clone ``forest forget`` ran in never is), and in the fresh clone it
 rewrites it removes the ``origin`` remote, so a plain ``git push --force`` there fails.
 So the route rewrites a fresh clone made beside this one (``git clone --no-local``: a
-local clone's hard-linked objects fail filter-repo's check too), adds ``origin`` back
-and force-pushes every branch and tag. filter-repo expires the fresh clone's reflog and
-prunes the old objects itself. The file of erased lines and the fresh clone are named
+local clone's hard-linked objects fail filter-repo's check too) and adds ``origin``
+back; a second command, printed apart so the rewritten clone can be looked over first,
+force-pushes every branch and tag. filter-repo expires the fresh clone's reflog and
+prunes the old objects itself. Every step names the fresh clone with ``git -C``: no
+``cd`` leaves the shell somewhere else. The file of erased lines and the fresh clone are named
 by absolute paths beside this clone (outside both work trees), so the line works
 pasted in any directory. Without an ``origin`` remote the fresh clone is made from
 this clone and takes its place.
@@ -14,7 +16,8 @@ this clone and takes its place.
 Stores: nothing.
 Refuses: nothing.
 Returns: ``RewritePlace`` (where the rewrite happens, from this clone's configuration),
-``RewritePlace.steps`` (the commands, joined by ``&&``) and ``cannot_do``: what forget
+``RewritePlace.steps`` (the rewrite, joined by ``&&``), ``RewritePlace.push`` (the
+force-push) and ``cannot_do``: what forget
 cannot do, each with the commands that do it (never a line of text).
 Test: tests/governance/test_forget_rewrite.py
 """
@@ -54,22 +57,27 @@ class RewritePlace:
         return self.root.parent / f"{self.root.name}-rewrite"
 
     def steps(self, body_rel: str) -> str:
-        """Clone fresh, rewrite there, and (with ``origin``) push every branch and tag."""
+        """Clone fresh, rewrite there, and (with ``origin``) add ``origin`` back."""
         source = self.url if self.url is not None else shell_word(str(self.root))
         fresh = shell_word(str(self.fresh))
         words = [
             f"git clone --no-local {source} {fresh}",
-            f"cd {fresh}",
-            f"git filter-repo --invert-paths --path {shell_word(body_rel)} "
+            f"git -C {fresh} filter-repo --invert-paths --path {shell_word(body_rel)} "
             f"--replace-text {shell_word(str(self.erased_file))}",
         ]
         if self.url is not None:
-            words += [
-                f"git remote add origin {self.url}",
-                "git push --force --all origin",
-                "git push --force --tags origin",
-            ]
+            words.append(f"git -C {fresh} remote add origin {self.url}")
         return " && ".join(words)
+
+    def push(self) -> str | None:
+        """The rewritten clone's force-push of every branch and tag (None without
+        ``origin``: the user knows where the old history went)."""
+        if self.url is None:
+            return None
+        fresh = shell_word(str(self.fresh))
+        return (
+            f"git -C {fresh} push --force --all origin && git -C {fresh} push --force --tags origin"
+        )
 
 
 def rewrite_place(root: Path) -> RewritePlace:
@@ -91,9 +99,11 @@ def cannot_do(body_hash: str, place: RewritePlace) -> tuple[str, ...]:
     rel = f"{LEDGER_DIR}/bodies/{body_hash[:2]}/{body_hash}.txt"
     erased = shell_word(str(place.erased_file))
     fresh = shell_word(str(place.fresh))
-    if place.url is not None:
-        first, then = "push the forget's commit", ""
-        why = "so this rewrites a fresh clone beside this one, adds origin back and force-pushes"
+    push = place.push()
+    if push is not None:
+        first = "push the forget's commit"
+        why = "so this rewrites a fresh clone beside this one and adds origin back"
+        then = f"; look the rewritten clone {fresh} over, then force-push it: `{push}`"
         others = "every other clone, this one too,"
     else:
         first, why = "commit the forget", "so this rewrites a fresh clone of this one"

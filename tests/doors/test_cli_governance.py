@@ -25,7 +25,7 @@ def test_cli_forget_prints_what_it_cannot_do_accepted(tmp_path: Path) -> None:
     root, old = adopted_then_cleaned(tmp_path)
     result = forest(root, "forget", old[:16], "--words", WORDS, "--as", "t <t@example.org>")
     assert result.exit_code == 0, result.stderr
-    assert "git filter-repo --invert-paths --path .forest/ledger/bodies/" in result.output
+    assert "filter-repo --invert-paths --path .forest/ledger/bodies/" in result.output
     assert "--replace-text" in result.output and "not cryptographic erasure" in result.output
     assert "rotate the secret" in result.output
     assert holding(root, SENTINEL) == []

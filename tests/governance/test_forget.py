@@ -85,7 +85,7 @@ def test_forget_order_segment_index_body_accepted(tmp_path: Path) -> None:
     erase = read_ledger(root / ".forest/ledger").acts[report.act_id]
     assert erase.kind == "erase" and len(erase.payload.lines) == 1
     assert any(
-        "git filter-repo --invert-paths --path .forest/ledger/bodies/" in c for c in report.cannot
+        "filter-repo --invert-paths --path .forest/ledger/bodies/" in c for c in report.cannot
     )
     assert any("not cryptographic erasure" in c for c in report.cannot)
 

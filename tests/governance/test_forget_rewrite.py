@@ -2,8 +2,9 @@
 
 With the real ``git filter-repo``: the printed line, pasted in the clone where forget
 ran (once the forget's commit is pushed and the erased line put in the file it names),
-rewrites a fresh clone and force-pushes it, so a clone of the remote holds the text
-nowhere in its history and still holds the forget's commit. Without an ``origin``
+rewrites a fresh clone; the force-push it prints apart (after the rewrite is looked
+over) pushes it, so a clone of the remote holds the text nowhere in its history and
+still holds the forget's commit; the rewrite alone pushes nothing. Without an ``origin``
 remote the line rewrites a fresh clone of this one. A remote URL carrying a password
 is never printed.
 """
@@ -50,18 +51,28 @@ def _forgotten(tmp_path: Path, *, remote: bool) -> tuple[Path, str]:
     return root, result.output
 
 
-def _pasted(root: Path, output: str) -> subprocess.CompletedProcess[str]:
-    """The printed rewrite line, pasted in ``root`` after the erased line is put in the
-    file its ``--replace-text`` names (read as a shell reads it, from ``root``)."""
-    (line,) = [c for c in re.findall(r"`([^`]*)`", output) if "git filter-repo" in c]
-    words = shlex.split(line)
-    erased = root / words[words.index("--replace-text") + 1]  # an absolute path stays
-    erased.write_text(f"{SECRET}\n", encoding="utf-8")
+def _printed(output: str, needle: str) -> str:
+    """The one backticked command of forget's output that holds ``needle``."""
+    (line,) = [c for c in re.findall(r"`([^`]*)`", output) if needle in c]
+    return line
+
+
+def _run(root: Path, line: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(git_env(), PATH=f"{_BIN}{os.pathsep}{os.environ['PATH']}")
     return subprocess.run(
         ["bash", "-c", line], cwd=root, env=env, capture_output=True, text=True, check=False
     )
+
+
+def _pasted(root: Path, output: str) -> subprocess.CompletedProcess[str]:
+    """The printed rewrite line, pasted in ``root`` after the erased line is put in the
+    file its ``--replace-text`` names (read as a shell reads it, from ``root``)."""
+    line = _printed(output, " filter-repo ")
+    words = shlex.split(line)
+    erased = root / words[words.index("--replace-text") + 1]  # an absolute path stays
+    erased.write_text(f"{SECRET}\n", encoding="utf-8")
+    return _run(root, line)
 
 
 @needs_filter_repo
@@ -70,6 +81,11 @@ def test_forget_rewrite_pasted_in_its_clone_accepted(tmp_path: Path) -> None:
     assert SENTINEL.lower() in git(root, "log", "-p", "--all").lower()  # the test sees it
     proc = _pasted(root, output)
     assert proc.returncode == 0, proc.stderr + proc.stdout
+    untouched = tmp_path / "untouched"  # the rewrite alone pushes nothing
+    git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), str(untouched))
+    assert SENTINEL.lower() in git(untouched, "log", "-p", "--all").lower()
+    pushed = _run(root, _printed(output, "push --force"))
+    assert pushed.returncode == 0, pushed.stderr + pushed.stdout
     after = tmp_path / "after"
     git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), str(after))
     assert SENTINEL.lower() not in git(after, "log", "-p", "--all").lower()
