@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 from _operator import _compare_digest as compare_digest
 
 try:
@@ -60,6 +61,7 @@ MAGIC = b"FFCACHE1"
 KEY_NAME = "mac.key"
 _KEY_BYTES = 32
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO's open returns at once: fstat then says
 _KEYS: dict[str, bytes] = {}  # common state directory -> its key, read once per process
 
 
@@ -74,8 +76,13 @@ def read(path: str | os.PathLike[str], kind: str) -> object | None:
 
 
 def open_record(path: str | os.PathLike[str]) -> BinaryIO:
-    """A record file opened for reading, never through a symlink (OSError otherwise)."""
-    return os.fdopen(os.open(path, os.O_RDONLY | _NOFOLLOW), "rb")
+    """A record file opened for reading, never through a symlink, never waiting on a
+    FIFO the git directory's owner put there (OSError for either, or any non-file)."""
+    fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{os.fspath(path)}: not a regular file")
+    return os.fdopen(fd, "rb")
 
 
 def decode(path: str, kind: str, data: bytes) -> object | None:
@@ -182,17 +189,17 @@ def fsync_dir(directory: str | os.PathLike[str], *, strict: bool = False) -> Non
 
 
 def file_digest(path: str | os.PathLike[str]) -> str | None:
-    """SHA-256 of a file's bytes (None if it cannot be read or is a symlink): what a
-    record about a larger file (a built view) is keyed by."""
+    """SHA-256 of a file's bytes (None if it cannot be read, is a symlink or no file):
+    what a record about a larger file (a built view) is keyed by."""
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW)
+        opened = open_record(path)
     except OSError:
         return None
     import hashlib
 
     digest = hashlib.sha256()
     try:
-        with os.fdopen(fd, "rb") as fh:
+        with opened as fh:
             while chunk := fh.read(1 << 20):
                 digest.update(chunk)
     except OSError:

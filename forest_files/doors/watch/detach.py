@@ -101,8 +101,11 @@ def _watching(root: Path, pid: int) -> bool:
     forest.toml and the bindings and observes (``run_foreground``)."""
     if running(root) != pid:
         return False
-    try:
-        state = json.loads((worktree_dir(root) / WATCH_STATE).read_bytes())
+    from forest_files.kernel.cache import open_record
+
+    try:  # never through a link, nor waiting on a FIFO put at its name
+        with open_record(worktree_dir(root) / WATCH_STATE) as fh:
+            state = json.loads(fh.read())
     except (OSError, ValueError):
         return False  # not written yet (or mid-replace: read again)
     return isinstance(state, dict) and state.get("pid") == pid and state.get("running") is True

@@ -21,7 +21,7 @@ import fcntl
 import os
 from pathlib import Path
 
-from forest_files.kernel.cache import replace_atomically
+from forest_files.kernel.cache import open_record, replace_atomically
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import WATCH_LOCK, WATCH_PID
@@ -34,8 +34,9 @@ class WatcherRunning(ForestError):
 
 
 def _read_pid(root: Path) -> int | None:
-    try:
-        return int((worktree_dir(root) / WATCH_PID).read_text(encoding="ascii").strip())
+    try:  # never through a link, nor waiting on a FIFO put at its name (kernel/cache.py)
+        with open_record(worktree_dir(root) / WATCH_PID) as fh:
+            return int(fh.read(64).decode("ascii").strip())
     except (OSError, ValueError):
         return None
 

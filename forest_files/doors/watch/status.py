@@ -40,8 +40,11 @@ def status(root: Path) -> dict[str, object]:
     pid = running(root)
     state: dict[str, object] = {}
     if pid is not None and (worktree_dir(root, create=False) / WATCH_STATE).exists():
-        try:
-            state = json.loads((worktree_dir(root) / WATCH_STATE).read_text(encoding="utf-8"))
+        from forest_files.kernel.cache import open_record
+
+        try:  # never through a link, nor waiting on a FIFO put at its name
+            with open_record(worktree_dir(root) / WATCH_STATE) as fh:
+                state = json.loads(fh.read())
         except (OSError, ValueError):
             state = {}
     return {

@@ -1,0 +1,85 @@
+"""Root's commands in a repository whose owner is hostile.
+
+Root runs forest in ``nobody``'s repository (under ``sudo``, ``SUDO_UID`` naming
+``nobody``), and ``nobody`` owns ``.git/forest`` and all in it: they may put a FIFO,
+a symlink or a hard link at any name there, or swap a folder for a link while root
+works. Nothing they plant may make root's command wait forever, nor write, or give
+``nobody``, a file outside that folder.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.git import pasted
+from tests.helpers.unprivileged import NOBODY, adopted_place, as_root, handed_copy
+
+FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+SUDO = {"SUDO_UID": str(NOBODY)}
+BOUND = 30  # seconds a hang is given before ``timeout`` ends it: a bound, never a measure
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    if not as_root():
+        pytest.skip("only root runs forest in a repository another user owns")
+    with adopted_place(FILES, "doc.md") as made:
+        yield made
+
+
+def _warm(place: tuple[Path, Path], name: str) -> Path:
+    """A copy of the place handed to ``nobody``, its caches written by root's check."""
+    repo = handed_copy(place[0], name)
+    done = pasted(repo, "forest check", env=SUDO)
+    assert done.returncode == 0, done.stderr
+    return repo
+
+
+def _fifo_at(path: Path) -> None:
+    """``nobody``'s FIFO where root's file was."""
+    path.unlink(missing_ok=True)
+    os.mkfifo(path, 0o600)
+    os.chown(path, NOBODY, NOBODY)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["cache/verdict-*.bin", "mac.key"],
+    ids=["verdict", "key"],
+)
+def test_cache_record_fifo_in_repo_of_another_user_recovers(
+    place: tuple[Path, Path], name: str
+) -> None:
+    """A FIFO at a cache record or the MAC key: root's ``forest check`` opened it to read
+    and waited for a writer forever. Now it reads as no record, and the check answers."""
+    repo = _warm(place, f"fifo {name.replace('/', ' ').replace('*', 'x')}")
+    state = repo / ".git" / "forest"
+    (record,) = state.glob(name)  # the record this test replaces: root's check wrote it
+    _fifo_at(record)
+    done = pasted(repo, f"timeout {BOUND} forest check", env=SUDO)
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert "checked against the working tree" in done.stdout
+
+
+@pytest.mark.parametrize("name", ["watch.pid", "watch.json"])
+def test_watch_file_fifo_in_repo_of_another_user_recovers(
+    place: tuple[Path, Path], name: str
+) -> None:
+    """The owner holds the watcher's lock and puts a FIFO at its pid or state file: root's
+    ``forest watch status`` read it and waited forever. Now it reads as absent."""
+    repo = _warm(place, f"fifo {name}")
+    state = repo / ".git" / "forest"
+    lock = os.open(state / "watch.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.fchown(lock, NOBODY, NOBODY)
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the owner's watcher, as it were
+        _fifo_at(state / name)
+        done = pasted(repo, f"timeout {BOUND} forest watch status", env=SUDO)
+    finally:
+        os.close(lock)
+    assert done.returncode == 0, (done.returncode, done.stderr)
