@@ -141,7 +141,7 @@ def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: i
         os.unlink(tmp)
         fd = os.open(tmp, flags, mode)
     try:
-        hand_over(fd, target)  # root's, in another user's git directory: theirs
+        hand_over(fd, tmp)  # root's, in another user's git directory: theirs
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if fsync:
@@ -258,7 +258,7 @@ def _create_key(state: str, key_path: str) -> bytes | None:
     tmp = f"{key_path}.{os.getpid()}.tmp"
     forget(tmp)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-    hand_over(fd, key_path)
+    hand_over(fd, tmp)
     with os.fdopen(fd, "wb") as fh:
         fh.write(os.urandom(_KEY_BYTES))
         fh.flush()

@@ -9,12 +9,16 @@ locked the owner out of their own state: every later command of theirs refused
 there is now given to the owner of the git directory (its uid and gid), on the
 descriptor it was created on, before it is renamed into place; a hard link planted
 there (any file of root's, it may be) is never given away, nor anything not root's.
+The owner of ``.git/forest`` may swap a folder for a symlink, or plant one at the
+name, between root's making a file and its hand-over: what is given is found at its
+name again by a walk from the git directory that follows no link (``O_NOFOLLOW`` at
+each folder), the same inode as the descriptor's, or nothing is given.
 
 Stores: the owner of what it is handed (as root only; a no-op for every other user).
 Refuses: nothing (a hand-over the system refuses, a filesystem that keeps root's files
 root's, leaves the file root's, as before).
 Returns: nothing.
-Test: tests/doors/test_state_of_another_owner.py
+Test: tests/doors/test_state_of_another_owner.py, tests/doors/test_hostile_owner_state.py
 """
 
 from __future__ import annotations
@@ -33,16 +37,41 @@ def hand_over(fd: int, path: str) -> None:
     planted there might be any file of root's, and is never given away)."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return
-    owner = _state_owner(path)
-    if owner is None:
+    if _state_owner(path) is None:
         return
     try:
         made = os.fstat(fd)
         if made.st_uid != 0 or not (stat.S_ISDIR(made.st_mode) or made.st_nlink == 1):
             return
-        os.fchown(fd, *owner)
+        owner = _owner_where_found(made, path)
+        if owner is not None:
+            os.fchown(fd, *owner)
     except OSError:  # a filesystem that keeps root's files root's (root_squash)
         pass
+
+
+def _owner_where_found(made: os.stat_result, path: str) -> tuple[int, int] | None:
+    """(uid, gid) of the git directory holding ``path`` when ``made`` (the inode open to
+    be handed over) is what ``path`` names in it, reached from that git directory with
+    no link followed (a folder swapped for one, a link at the name: None); None too
+    when root owns the git directory so reached."""
+    git_dir = state_git_dir(path)
+    if git_dir is None:
+        return None
+    *folders, name = os.path.relpath(os.path.abspath(path), git_dir).split(os.sep)
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+    held = [os.open(git_dir, flags)]
+    try:
+        top = os.fstat(held[0])
+        for folder in folders:
+            held.append(os.open(folder, flags | os.O_NOFOLLOW, dir_fd=held[-1]))
+        found = os.stat(name, dir_fd=held[-1], follow_symlinks=False)
+    finally:
+        for fd in held:
+            os.close(fd)
+    if (found.st_dev, found.st_ino) != (made.st_dev, made.st_ino) or top.st_uid == 0:
+        return None
+    return top.st_uid, top.st_gid
 
 
 def hand_over_path(path: str) -> None:

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.git import pasted
+from tests.helpers.git import git_env, pasted
 from tests.helpers.unprivileged import NOBODY, adopted_place, as_root, handed_copy
 
 FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
@@ -83,3 +86,57 @@ def test_watch_file_fifo_in_repo_of_another_user_recovers(
     finally:
         os.close(lock)
     assert done.returncode == 0, (done.returncode, done.stderr)
+
+
+# The child: root's ``forest check``, the owner swapping ``.git/forest`` for a link to
+# OUTSIDE right after root makes ``.git/forest/cache`` (an audit hook, PEP 578, plays
+# the owner at that one moment: no product code changed).
+_SWAP_AFTER_MKDIR = r"""
+import os, sys
+
+state, outside = sys.argv[1], sys.argv[2]
+armed = []
+
+
+def hook(event, args):
+    if event == "os.mkdir" and os.fsdecode(args[0]) == os.path.join(state, "cache"):
+        armed.append(True)
+    elif event == "open" and armed:
+        armed.clear()
+        os.rename(state, state + "-moved")
+        os.symlink(outside, state)
+
+
+sys.addaudithook(hook)
+sys.argv = ["forest", "check"]
+from forest_files.doors.entry import main
+
+sys.exit(main())
+"""
+
+
+def test_handover_state_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The owner swaps ``.git/forest`` for a link to a folder of root's holding a
+    ``cache`` folder (``/var`` has one) between root's ``mkdir`` of
+    ``.git/forest/cache`` and its hand-over: root gave the owner its own
+    ``/var/cache``, as it were. Now the hand-over finds its folder again from the git
+    directory without following a link, and gives nothing."""
+    repo = _warm(place, "swapped state folder")
+    state = repo / ".git" / "forest"
+    shutil.rmtree(state / "cache")
+    outside = tmp_path / "var"
+    (outside / "cache").mkdir(parents=True)
+    env = {**os.environ, **git_env(), **SUDO}
+    subprocess.run(
+        [sys.executable, "-c", _SWAP_AFTER_MKDIR, str(state), str(outside)],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert (state.with_name("forest-moved") / "cache").is_dir()  # the owner did swap it
+    given = [p.name for p in [outside, *outside.rglob("*")] if p.lstat().st_uid != 0]
+    assert given == []
