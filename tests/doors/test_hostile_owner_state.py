@@ -140,3 +140,61 @@ def test_handover_state_folder_swapped_for_link_refused(
     assert (state.with_name("forest-moved") / "cache").is_dir()  # the owner did swap it
     given = [p.name for p in [outside, *outside.rglob("*")] if p.lstat().st_uid != 0]
     assert given == []
+
+
+# The child: root's watcher log (doors/watch/daemon.py ``OwnersLog``) at a full
+# ``watch.log``; the owner plants a link at its name right after the rotation renames
+# it away (an audit hook plays the owner then), before the handler opens it again.
+_LINK_AT_ROTATION = r"""
+import logging, os, sys
+
+from forest_files.doors.watch.daemon import OwnersLog
+
+log_path, outside, owner = sys.argv[1], sys.argv[2], int(sys.argv[3])
+armed = []
+
+
+def hook(event, args):
+    if event == "os.rename" and os.fsdecode(args[0]) == log_path:
+        armed.append(True)
+    elif event == "open" and armed and not isinstance(args[0], int):
+        if os.fsdecode(args[0]) == log_path:
+            armed.clear()
+            os.symlink(outside, log_path)
+            os.lchown(log_path, owner, owner)
+
+
+handler = OwnersLog(log_path, maxBytes=1 << 20, backupCount=3, encoding="utf-8")
+sys.addaudithook(hook)
+handler.emit(logging.makeLogRecord({"msg": "a line that starts a new log"}))
+handler.close()
+"""
+
+
+def test_watch_log_link_planted_at_rotation_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The watcher's log is full; as root's watcher rotates it, the owner plants a link
+    at ``watch.log`` to a file of root's: the handler opened the name again, following
+    the link, and appended to root's file. Now it opens it with ``O_NOFOLLOW``: root's
+    file is left byte for byte, and root's."""
+    repo = _warm(place, "watch log link")
+    log_path = repo / ".git" / "forest" / "watch.log"
+    log_path.write_bytes(b"x" * (1 << 20))
+    os.chown(log_path, NOBODY, NOBODY)
+    roots = tmp_path / "roots"
+    roots.write_bytes(b"root's own\n")
+    roots.chmod(0o600)
+    env = {**os.environ, **git_env(), **SUDO}
+    args = [str(log_path), str(roots), str(NOBODY)]
+    subprocess.run(
+        [sys.executable, "-c", _LINK_AT_ROTATION, *args],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert log_path.is_symlink() and log_path.with_name("watch.log.1").is_file()  # it rotated
+    assert roots.read_bytes() == b"root's own\n"
+    assert roots.stat().st_uid == 0

@@ -41,10 +41,10 @@ from forest_files.doors.watch.settings import WatchSettings
 from forest_files.doors.watch.watcher import Watcher
 from forest_files.kernel.cache import replace_atomically
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.handover import hand_over
 from forest_files.kernel.paths import WATCH_LOG, WATCH_STATE
 from forest_files.kernel.shellword import forest_text, printable
 from forest_files.kernel.state import (
+    open_append,
     refuse_linked_file,
     worktree_dir,
 )
@@ -54,13 +54,14 @@ log = logging.getLogger("forest_files.doors.watch")
 
 class OwnersLog(logging.handlers.RotatingFileHandler):
     """The watcher's rotating log: each file it opens (the first, and the one each
-    rotation starts) given to the git directory's owner when root makes it there
-    (kernel/handover.py), so the owner's own watcher can go on writing it."""
+    rotation starts) never through a link put at its name (the owner of a git
+    directory root works in may plant one as a rotation renames the log away), and
+    given to that owner when root makes it there (kernel/state.py ``open_append``),
+    so the owner's own watcher can go on writing it."""
 
     def _open(self) -> TextIOWrapper:  # the one place the handler opens a file
-        stream = super()._open()
-        hand_over(stream.fileno(), self.baseFilename)
-        return stream
+        fd = open_append(self.baseFilename, WATCH_LOG)
+        return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
 
 
 def _log_to_file(root: Path) -> logging.Handler:
