@@ -192,7 +192,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import open_custody
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.sources import source_config
+    from forest_files.custody.source_config import source_config
 
     read = source_config(root, "index", keep_index_file=True)  # once: a view built takes it
     with open_custody(root, "index", within=paths, keep_index_file=True, config=read) as custody:
@@ -218,21 +218,28 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
 
             findings = with_conversion(root, findings, listed=content.entries_at)
         more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
-        if not any(f.failed for f in findings):
-            items = explain(findings, root=root, source="index")
-            if not paths and not gaps and not more:
-                _remember_head(root, {b.path for b in bindings})
+        failed = any(f.failed for f in findings)
+        if not failed and not paths and not gaps and not more:
+            _remember_head(root, {b.path for b in bindings})
+        # Who adopted a ground or a contest's heads: the view's rows read-only, as the
+        # hook reads them; the store (Forest 0.4's ops) is opened for a terminal's diffs.
+        reader = custody.reader() if (failed or more) and not diffs else None
+        try:
+            conn = reader if reader is not None or not (failed or more) else custody.store().conn
+            if failed:
+                items = explain(findings, root=root, source="index", conn=conn, index=content)
+            else:
+                items = explain(findings, root=root, source="index")
             report = CheckReport("index", content.name, items, warnings=unbound)
-            conn = custody.store().conn if more else None  # who adopted a contest's heads
             extra = explain(more, root=root, source="index", conn=conn, index=content)
-            return report.with_extra(extra)
-        store = custody.store()
-        items = explain(findings, root=root, source="index", conn=store.conn, index=content)
-        report = CheckReport("index", content.name, items, warnings=unbound)
-        extra = explain(more, root=root, source="index", conn=store.conn, index=content)
-        report = report.with_extra(extra)
+            report = report.with_extra(extra)
+        finally:
+            if reader is not None:
+                reader.close()
+        if not failed:
+            return report
         report = with_plan(report, bindings, content.read, parsed, root=root)  # the commit's route
-        return with_diffs(report, store, bindings, content) if diffs else report
+        return with_diffs(report, custody.store(), bindings, content) if diffs else report
 
 
 def _no_binding(

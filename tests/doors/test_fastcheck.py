@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.custody import DOC, init_and_adopt
-from tests.helpers.git import commit_all, git_env, make_repo, write
+from tests.helpers.custody import BY, DOC, init_and_adopt
+from tests.helpers.git import commit_all, git, git_env, make_repo, write
 from tests.helpers.imports import loaded
 from tests.helpers.state import local_state
 
@@ -215,3 +216,64 @@ def test_reader_closing_the_pipe_exits_141_silently_refused(
     assert proc.wait(timeout=120) == 141, err
     assert err == ""
     assert (local_state(root) / "woods.db").read_bytes() == index
+
+
+def _cold(root: Path, door: str, *args: str) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """``door`` (``forest`` for the console entry's dispatch, ``hook`` for the pre-commit
+    hook's) run with ``args`` in ``root``, and every module the process loaded."""
+    call = {
+        "forest": "from forest_files.doors.entry import dispatch; code = dispatch(args, typed=1)",
+        "hook": "from forest_files.doors.hooks.run import main; code = main(args)",
+    }[door]
+    code = (
+        f"import sys; args = sys.argv[1:]; {call}; "
+        "print('modules: ' + ' '.join(sorted(sys.modules)), file=sys.stderr); sys.exit(code)"
+    )
+    proc = _python(root, "-c", code, *args, debug=False)
+    line = proc.stderr.splitlines()[-1]
+    assert line.startswith("modules: "), proc.stderr
+    return proc, set(line.removeprefix("modules: ").split())
+
+
+# A staged change judged cold reads the staged ledger's view: never a replay, its appliers
+# or the Forest 0.4 store's ops (recall, walks, ceremonies), which it does not run.
+REPLAY_AND_OPS = {
+    "forest_files.custody.sources",
+    "forest_files.custody.replay",
+    "forest_files.custody.apply",
+    "forest_files.store.forest",
+    "forest_files.store.recall",
+    "uuid",
+    "msgspec",
+}
+
+
+@pytest.mark.parametrize("quick", [True, False])
+def test_cold_staged_check_loads_no_replay_or_store_ops_accepted(
+    tmp_path: Path, quick: bool
+) -> None:
+    """``forest check --staged`` of a change the verdict does not remember, once the
+    staged ledger's view is built (the first check of a ledger replays it): clean, then
+    drifted, the drift said with who adopted its ground (read from the view's rows).
+    ``quick``: HEAD judged clean, only what the change can have moved is judged (as the
+    hook does); else (``--json``) every binding of the staged ledger."""
+    root = _repo(tmp_path)
+    args = ["check", "--staged", *([] if quick else ["--json"])]
+    assert _cold(root, "forest", *args)[0].returncode == 0  # the view built, HEAD judged
+    write(root, "a.md", DOC.replace("## Keep", "## Zero\n\nzero words\n\n## Keep"))
+    git(root, "add", "a.md")
+    clean, loaded = _cold(root, "forest", *args)
+    assert clean.returncode == 0, clean.stderr
+    assert not loaded & REPLAY_AND_OPS, loaded & REPLAY_AND_OPS
+    write(root, "a.md", DOC.replace("kept words", "changed words"))
+    git(root, "add", "a.md")
+    drift, loaded = _cold(root, "forest", *args)
+    assert drift.returncode == 1, drift.stderr
+    if quick:
+        assert "drifted a.md#Title/Keep" in drift.stdout
+        assert f"adopted by {BY}" in drift.stdout
+    else:
+        (found,) = (f for f in json.loads(drift.stdout)["findings"] if f["kind"] != "clean")
+        assert (found["kind"], found["selector"]) == ("drifted", "a.md#Title/Keep")
+        assert found["adopted_by"] == BY
+    assert not loaded & REPLAY_AND_OPS, loaded & REPLAY_AND_OPS
