@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from forest_files import gitio
-from forest_files.check import explain
+from forest_files.check import explain_routes
 from forest_files.check.conflicts import CONFLICT_DETAIL
 from forest_files.doors.hooks.run import main as hook
 from tests.helpers.cli import forest, ok
@@ -113,7 +113,11 @@ def test_hook_conflict_reader_one_index_read_accepted(
     alike (test_staged_listed_once.py)."""
     reading: list[bool] = []
     asked: list[str] = []
-    real_conflict, real_list, real_run = explain.in_conflict, gitio.ls_files_stage, gitio.run_git
+    real_conflict, real_list, real_run = (
+        explain_routes.in_conflict,
+        gitio.ls_files_stage,
+        gitio.run_git,
+    )
 
     def in_conflict(*args: object, **kw: object) -> object:
         reading.append(True)
@@ -132,7 +136,7 @@ def test_hook_conflict_reader_one_index_read_accepted(
             asked.append(" ".join(args[:2]))
         return real_run(where, args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(explain, "in_conflict", in_conflict)
+    monkeypatch.setattr(explain_routes, "in_conflict", in_conflict)
     real_flagged = gitio.ls_files_flagged
 
     def flagged(*args: object, **kw: object) -> object:

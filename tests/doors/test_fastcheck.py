@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -277,3 +278,43 @@ def test_cold_staged_check_loads_no_replay_or_store_ops_accepted(
         assert (found["kind"], found["selector"]) == ("drifted", "a.md#Title/Keep")
         assert found["adopted_by"] == BY
     assert not loaded & REPLAY_AND_OPS, loaded & REPLAY_AND_OPS
+
+
+# With every binding clean nothing is routed: a cold check, status or hook loads none of
+# the routes' modules (check/explain_routes.py and what it imports).
+ROUTES = {
+    "forest_files.check.explain_routes",
+    "forest_files.check.routes",
+    "forest_files.check.route_authority",
+    "forest_files.check.conflicts",
+    "forest_files.check.rebound_texts",
+}
+
+
+@pytest.mark.parametrize(
+    ("door", "args"),
+    [
+        ("forest", ["check"]),
+        ("forest", ["status"]),
+        ("forest", ["check", "--staged"]),
+        ("hook", ["pre-commit"]),
+    ],
+)
+def test_cold_clean_check_status_and_hook_load_no_route_module_accepted(
+    tmp_path: Path, door: str, args: list[str]
+) -> None:
+    """An edit outside every bound section (staged for the hook and ``--staged``), judged
+    cold: clean, and no module of the routes loaded; a drift still routed."""
+    root = _repo(tmp_path)
+    write(root, "a.md", DOC.replace("## Keep", "## Zero\n\nzero words\n\n## Keep"))
+    git(root, "add", "a.md")
+    clean, loaded = _cold(root, door, *args)
+    assert clean.returncode == 0, clean.stderr
+    assert not loaded & ROUTES, loaded & ROUTES
+    write(root, "a.md", DOC.replace("kept words", "changed words"))
+    git(root, "add", "a.md")
+    drift, loaded = _cold(root, door, *args)
+    assert drift.returncode == (0 if args == ["status"] else 1), drift.stderr
+    said = drift.stdout + drift.stderr  # the hook says it on stderr
+    assert re.search(r"drifted +a\.md#Title/Keep", said), said
+    assert "forest_files.check.explain_routes" in loaded  # the routes' modules, when routed
