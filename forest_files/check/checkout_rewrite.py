@@ -20,7 +20,9 @@ the committed ``.gitattributes`` whose rules give them, reached from where the u
 stands: gitio ``deciding_rules``, asked only once a file is found);
 ``changed_rules`` (which bound paths a change of ``.gitattributes`` files can have
 reached: the hook asks git only of those), ``reached`` (the same of the
-``.gitattributes`` a source holds: a source with none above a bound file asks nothing);
+``.gitattributes`` a source holds: a source with none above a bound file asks nothing),
+``asked_paths`` (the same of those a git source holds that ``can_set`` a rewriting
+attribute: ``forest init``'s line only unsets them, and asks nothing);
 ``routes`` (the line that unsets the attributes for the file, at the end of the
 ``.gitattributes`` of its own directory, which outranks those above it, or the rule
 deleted in the ``.gitattributes`` the finding names, reached from where the user
@@ -37,6 +39,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from forest_files.check.engine import Finding
     from forest_files.check.findings import Route
+    from forest_files.custody.content import GitTreeSource
 
 KIND = "rewritten-on-checkout"
 RULES = ".gitattributes"
@@ -44,6 +47,7 @@ RULES = ".gitattributes"
 # unsets each for one path (git refuses ``-working-tree-encoding``: made unspecified).
 _UNSET = {"ident": "-ident", "working-tree-encoding": "!working-tree-encoding", "filter": "-filter"}
 _INDEX = "index"
+_SETTING = frozenset(name.encode() for name in _UNSET)
 
 
 def is_rules(path: str) -> bool:
@@ -75,6 +79,30 @@ def reached(bound: Iterable[str], rule_files: list[str] | None) -> list[str]:
     """The paths of ``bound`` some ``.gitattributes`` of a source can reach (those under
     its directory), from the source's listing of them (None: not listed, all)."""
     return sorted(set(bound)) if rule_files is None else changed_rules(bound, rule_files)
+
+
+def can_set(text: bytes) -> bool:
+    """Whether a ``.gitattributes`` holding ``text`` can set a rewriting attribute: some
+    word of it is one bare or with a value (``ident``, ``filter=lfs``; ``-ident`` and
+    ``!ident`` take one off). Words only, never patterns: a file with no such word gives
+    no path one (git is not asked); which paths one with such a word reaches is git's to
+    say. Git splits a line's words at fewer characters than ``split`` does, so every word
+    git reads starts one of these."""
+    return any(word.partition(b"=")[0] in _SETTING for word in text.split())
+
+
+def asked_paths(bound: Iterable[str], content: GitTreeSource) -> list[str]:
+    """The paths of ``bound`` git is asked about at a git source: those some
+    ``.gitattributes`` it holds that ``can_set`` lies above, each read from the working
+    tree where its file is the blob (content_git.py ``read_unedited``); every path
+    (and none read) when the source listed only some."""
+    rules = content.named(RULES)
+    there = reached(bound, rules)
+    if not there or rules is None:
+        return there
+    held = [r for r in rules if changed_rules(there, [r])]  # above some bound path
+    texts = content.read_unedited(held)
+    return changed_rules(there, [r for r in held if can_set(texts.get(r, b"ident"))])
 
 
 def findings(
@@ -189,4 +217,14 @@ def _holding(root: Path, at: str, path: str, words: list[str]) -> list[str]:
     return sorted({files.get(path, {}).get(n, RULES) for n in names})
 
 
-__all__ = ["KIND", "changed_rules", "findings", "is_rules", "judged_paths", "reached", "routes"]
+__all__ = [
+    "KIND",
+    "asked_paths",
+    "can_set",
+    "changed_rules",
+    "findings",
+    "is_rules",
+    "judged_paths",
+    "reached",
+    "routes",
+]

@@ -251,16 +251,17 @@ def _no_binding(
     """Findings of no binding at a git source: tracked local state, from the listing
     the content source holds, bound files the source's ``.gitattributes`` make git
     rewrite on checkout (checkout_rewrite.py: one git call for the index, three for a
-    commit), and the contests no binding reports (with ``paths``, only the bindings
-    rebound twice with a place under one: contests.py ``within``)."""
+    commit; none while no ``.gitattributes`` above a bound file can set such a rule),
+    and the contests no binding reports (with ``paths``, only the bindings rebound twice
+    with a place under one: contests.py ``within``)."""
     from forest_files.check import checkout_rewrite, contests, localstate
     from forest_files.kernel.paths import FOREST_DIR
 
     source = "index" if content.rev is None else content.rev
     listing = content.listed(FOREST_DIR) or ()
     more = localstate.of_listing(listing, paths, root=content.root, source=source)
-    rules = content.named(checkout_rewrite.RULES)  # none above a bound file: git not asked
-    there = checkout_rewrite.reached(checkout_rewrite.judged_paths(findings), rules)
+    # none above a bound file that can set a rewriting attribute: git not asked
+    there = checkout_rewrite.asked_paths(checkout_rewrite.judged_paths(findings), content)
     keep = content.rev is None  # the hook's temporary index, when it runs there
     more += checkout_rewrite.findings(content.root, source, there, keep_index_file=keep)
     return [*contests.within(contested(), paths), *more]

@@ -4,7 +4,8 @@ Stores: blob file hashes in the blob hash cache (statcache.py, under the git
 directory); nothing else.
 Refuses: to read a symlink (120000) or submodule (160000) entry, or a conflicted
 path (read as absent); ``special`` names what stands there instead.
-Returns: bytes of a path's blob (None when it is not a regular file);
+Returns: bytes of a path's blob (None when it is not a regular file); ``read_unedited``:
+those of several, each from the working tree where its file is that blob (no git asked);
 ``special``; ``variant`` of a missing path; the paths the tree holds; of the git
 index, ``entries_at``: the entries (every stage) its own listing found at given paths,
 so a hook's later readers (converted.py, conflicts.py) list the index no more;
@@ -13,7 +14,7 @@ so a hook's later readers (converted.py, conflicts.py) list the index no more;
 Test: tests/check/test_check.py, tests/custody/test_special_paths.py,
       tests/text/test_selector_rules.py, tests/custody/test_content_git_only.py,
       tests/check/test_staged_listed_once.py, tests/check/test_explain_reads_listing.py,
-      tests/gate/test_ci_repeats.py
+      tests/gate/test_ci_repeats.py, tests/doors/test_fastcheck.py
 """
 
 from __future__ import annotations
@@ -216,6 +217,24 @@ class GitTreeSource:
 
             self._cache.update(cat_blobs(self.root, [blob]))
         return self._cache[blob]
+
+    def read_unedited(self, paths: Iterable[str]) -> dict[str, bytes]:
+        """The blobs of the regular files ``paths`` name here: each from the working
+        tree's file when its bytes are that blob (checked out and not edited: no git
+        asked, content_read.py ``read_as_blob``), the rest in one ``git cat-file``."""
+        from forest_files.custody.content_read import read_as_blob
+
+        blobs = {p: self._blobs[p] for p in paths if p in self._blobs}
+        for path, blob in blobs.items():
+            data = None if blob in self._cache else read_as_blob(str(self.root / path), blob)
+            if data is not None:
+                self._cache[blob] = data
+        missing = [b for b in blobs.values() if b not in self._cache]
+        if missing:
+            from forest_files.gitio import cat_blobs
+
+            self._cache.update(cat_blobs(self.root, missing))
+        return {p: self._cache[b] for p, b in blobs.items()}
 
     def special(self, path: str) -> str | None:
         kind = self._special.get(path)

@@ -4,10 +4,12 @@ Stores: nothing.
 Refuses: to read anything but a regular file (a symlink is not followed, a FIFO
 does not block), and names a path whose directory resolves outside the
 repository (``escapes``, ``dir_inside``).
-Returns: ``read_regular`` bytes (None when not a regular file); ``path_variant``,
+Returns: ``read_regular`` bytes (None when not a regular file); ``read_as_blob``, the
+same when they are a given git blob (hashed as git names it); ``path_variant``,
 the clause naming a same-but-for-normalisation-or-case name; the open flags
 (``NOFOLLOW``, ``READ_NOFOLLOW``) the working-tree source uses.
-Test: tests/custody/test_special_paths.py, tests/check/test_check.py
+Test: tests/custody/test_special_paths.py, tests/check/test_check.py,
+tests/check/test_checkout_rewrite_commit.py
 """
 
 from __future__ import annotations
@@ -77,6 +79,29 @@ def read_regular(full: str) -> bytes | None:
         return None
     finally:
         os.close(fd)
+
+
+def read_as_blob(full: str, blob: str, limit: int = 1 << 20) -> bytes | None:
+    """``read_regular``'s bytes when they are the git blob ``blob`` (its id, SHA-1 or
+    SHA-256 by length, hashed as git hashes an object): a file git wrote and nobody
+    edited. None otherwise, or when the file is larger than ``limit``."""
+    import hashlib
+
+    try:
+        if os.lstat(full).st_size > limit:
+            return None
+    except OSError:
+        return None
+    data = read_regular(full)
+    if data is None:
+        return None
+    try:
+        digest = hashlib.new("sha256" if len(blob) == 64 else "sha1", usedforsecurity=False)
+    except ValueError:  # a build without the algorithm: git reads the blob instead
+        return None
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return data if digest.hexdigest() == blob else None
 
 
 def open_dir(root: Path) -> int | None:

@@ -19,7 +19,9 @@ import pytest
 
 from forest_files import gitio
 from forest_files.check import checkout_rewrite
+from forest_files.check.path import run_check
 from forest_files.check.staged import judge_staged
+from forest_files.custody.content_read import read_as_blob
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, pasted, write
 from tests.helpers.template import reused
@@ -269,3 +271,74 @@ def test_rewrite_finding_rules_file_reached_from_a_folder_detected(
     assert found["detail"].startswith(named), found["detail"]
     at_top = pasted(repo, "forest check --staged")  # from the top: the top's names
     assert f"rewritten-on-checkout docs/canon.md {named.replace('../', '')}" in at_top.stdout
+
+
+def _judged(repo: Path, source: str) -> list[str]:
+    """The failed kinds of every binding judged at ``source`` (``check --staged --json``
+    and ``check --rev``: the whole index or commit, not the staged change alone)."""
+    return [r.kind for r in run_check(repo, source).failed]
+
+
+def test_full_check_rules_read_from_the_index_or_commit_never_the_worktree_detected(
+    repo: Path,
+) -> None:
+    """Judging every binding, git is asked only about a ``.gitattributes`` that can set a
+    rewriting attribute, read from the working tree only where its file is the very blob
+    the index or commit holds: a rule staged then taken out of the working file alone is
+    still found, one only in the working file is not, and a committed one is found at
+    the index and at the commit, the working file deleted too."""
+    _rule(repo, "docs/canon.md ident")
+    write(repo, ".gitattributes", (repo / ".gitattributes").read_text().replace("ident", "text"))
+    assert _judged(repo, "index") == [KIND]
+    git(repo, "checkout", "-q", "HEAD", "--", ".gitattributes")
+    write(repo, ".gitattributes", (repo / ".gitattributes").read_text() + "docs/canon.md ident\n")
+    assert _judged(repo, "index") == []
+    git(repo, "add", "--", ".gitattributes")
+    commit_all(repo, "ident")
+    assert _judged(repo, "index") == [KIND]
+    (repo / ".gitattributes").unlink()
+    assert _judged(repo, "HEAD") == [KIND]
+
+
+@pytest.mark.parametrize(
+    ("line", "can"),
+    [
+        ("docs/canon.md ident", True),
+        ("*.md filter=lfs diff=lfs merge=lfs -text", True),
+        ("*.md filter", True),
+        ("*.txt working-tree-encoding=UTF-16LE", True),
+        ("[attr]stamped ident", True),
+        ("docs/canon.md\tident\r", True),
+        ('"name with space.md" ident', True),
+        (".forest/ledger/** -text -filter -ident -working-tree-encoding", False),
+        ("docs/canon.md -ident !filter !working-tree-encoding", False),
+        ("identity.md text eol=crlf", False),
+        ("docs/canon.md IDENT identity filters=x", False),
+    ],
+)
+def test_rules_line_that_can_set_a_rewriting_attribute_detected(line: str, can: bool) -> None:
+    """A ``.gitattributes`` word names a rewriting attribute bare or with a value (git
+    reads attribute names case-sensitively; ``-`` and ``!`` take one off): only a file
+    with none such is left unasked."""
+    assert checkout_rewrite.can_set(f"# rules\n{line}\n".encode()) is can
+
+
+@pytest.mark.parametrize("object_format", ["sha1", "sha256"])
+def test_worktree_file_read_as_its_blob_only_when_unedited_accepted(
+    tmp_path: Path, object_format: str
+) -> None:
+    """The working file's bytes stand for a blob only when they hash to its id, as git
+    names objects in either format; an edit, a symlink or a missing file read nothing."""
+    git(tmp_path, "init", "-q", f"--object-format={object_format}")
+    write(tmp_path, "rules", "a.md ident\n")
+    blob = git(tmp_path, "hash-object", "--", "rules")
+    full = str(tmp_path / "rules")
+    assert read_as_blob(full, blob) == b"a.md ident\n"
+    assert read_as_blob(full, blob, limit=4) is None
+    write(tmp_path, "rules", "a.md -ident\n")
+    assert read_as_blob(full, blob) is None
+    (tmp_path / "rules").unlink()
+    assert read_as_blob(full, blob) is None
+    write(tmp_path, "kept", "a.md ident\n")
+    (tmp_path / "rules").symlink_to("kept")
+    assert read_as_blob(full, blob) is None

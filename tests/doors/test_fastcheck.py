@@ -318,3 +318,50 @@ def test_cold_clean_check_status_and_hook_load_no_route_module_accepted(
     said = drift.stdout + drift.stderr  # the hook says it on stderr
     assert re.search(r"drifted +a\.md#Title/Keep", said), said
     assert "forest_files.check.explain_routes" in loaded  # the routes' modules, when routed
+
+
+def _traced(
+    root: Path, monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[subprocess.CompletedProcess[str], list[str], set[str]]:
+    """``forest ARGS`` run cold in ``root`` (``_cold``), with every git command it ran
+    (``GIT_TRACE``) and every module it loaded."""
+    trace = root.parent / "git-trace"
+    trace.unlink(missing_ok=True)
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+    proc, loaded = _cold(root, "forest", *args)
+    monkeypatch.delenv("GIT_TRACE")
+    lines = trace.read_text().splitlines()
+    return proc, [ln.split("built-in: ", 1)[1] for ln in lines if "built-in: git " in ln], loaded
+
+
+def test_staged_check_rules_that_set_no_rewrite_ask_git_nothing_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``forest check --staged`` judging every binding (``--json``) where no line of a
+    ``.gitattributes`` sets an attribute by which git rewrites a file on checkout
+    (forest init's line unsets them; ``eol``, a ``-ident`` override): the same git
+    processes as with no ``.gitattributes`` at all, and no throwaway git directory
+    (tempfile): before, a ``rev-parse`` and a ``check-attr`` in one, on every such
+    check. A staged ``ident`` rule for a bound file is still found."""
+    root = _repo(tmp_path)
+    rules = (root / ".gitattributes").read_text() + "*.md text eol=lf\nm.py -ident !filter\n"
+    write(root, ".gitattributes", rules)
+    commit_all(root, "rules")
+    write(root, "a.md", DOC.replace("## Keep", "## Zero\n\nzero words\n\n## Keep"))
+    git(root, "add", "a.md")
+    args = ("check", "--staged", "--json")
+    assert _cold(root, "forest", *args)[0].returncode == 0  # the view built, a.md's blob read
+    clean, asked, loaded = _traced(root, monkeypatch, *args)
+    assert clean.returncode == 0, clean.stderr
+    assert not [a for a in asked if "check-attr" in a or "object-format" in a], asked
+    assert "tempfile" not in loaded
+    git(root, "rm", "-q", "--", ".gitattributes")
+    bare, none_there, _ = _traced(root, monkeypatch, *args)
+    assert bare.returncode == 0, bare.stderr
+    assert asked == none_there
+    write(root, ".gitattributes", rules + "a.md ident\n")
+    git(root, "add", "--", ".gitattributes")
+    found = _traced(root, monkeypatch, *args)[0]
+    assert found.returncode == 1, found.stderr
+    kinds = [(f["kind"], f["path"]) for f in json.loads(found.stdout)["findings"]]
+    assert ("rewritten-on-checkout", "a.md") in kinds, kinds
