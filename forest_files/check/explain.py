@@ -2,7 +2,9 @@
 
 Stores: nothing.
 Refuses: nothing.
-Returns: ``Reported`` per finding (clean ones carry nothing else, at no cost: with
+Returns: ``unrouted``: each finding as reported, without routes or adopters (a merge
+conflict's ``unresolved`` kind alone); ``explain``:
+``Reported`` per finding (clean ones carry nothing else, at no cost: with
 none failed, as in a clean check, status or hook, no module of the routes is even
 imported; a failed one's routes are built in explain_routes.py; a working tree's
 restore staged again where the index holds the file's change, one git
@@ -26,7 +28,8 @@ Test: tests/doors/test_doors.py, tests/check/test_conflicts.py,
 tests/check/test_contested_merged.py, tests/check/test_contested_bindings.py,
 tests/check/test_merge_routes.py, tests/check/test_routes_nested_restore.py,
 tests/check/test_bound_there.py, tests/check/test_explain_reads_listing.py,
-tests/doors/test_hook_partial_rank.py, tests/doors/test_fastcheck.py
+tests/doors/test_hook_partial_rank.py, tests/doors/test_fastcheck.py,
+tests/doors/test_status_table.py
 """
 
 from __future__ import annotations
@@ -65,6 +68,18 @@ def adoptions_of(
     if ledger is not None:
         return proven_adoptions(ledger, found, wanted)
     return {ground: (row.signature, row.body) for ground, row in found.items()}
+
+
+def unrouted(findings: Sequence[Finding], *, root: Path, source: str) -> tuple[Reported, ...]:
+    """``findings`` as ``explain`` reports what each is, with no route built and no
+    adopter read (``forest status``'s table prints each one's kind and ground): a failed
+    binding whose file is in a merge conflict made ``unresolved`` (conflicts.py), the
+    one change of kind ``explain`` makes."""
+    if any(f.failed for f in findings):
+        from forest_files.check.conflicts import in_conflict
+
+        findings = in_conflict(findings, root=root, source=source)[0]
+    return tuple(Reported(f) for f in findings)
 
 
 def explain(

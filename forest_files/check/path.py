@@ -43,12 +43,15 @@ def run_check(
     diffs: bool = False,
     quick: bool = False,
     without: tuple[str, ...] = (),
+    routes: bool = True,
 ) -> CheckReport:
     """Judge ``source`` (``worktree``, ``index`` or a revision), limited to ``paths``.
     ``quick`` (the index, no paths): when HEAD was judged clean in full on this
     machine (judged.py), judge only what the staged change can have moved, as the
     pre-commit hook does; the report then lists those bindings only. ``without`` (the
-    working tree, no paths): the whole tree but these paths (apart.py)."""
+    working tree, no paths): the whole tree but these paths (apart.py). ``routes`` off
+    (the working tree, no diffs): each finding's kind as reported, no route built and no
+    adopter read (explain.py ``unrouted``: ``forest status``'s table)."""
     if source == "index":  # the staged forest.toml decides, never the working tree's
         if quick and not paths:
             from forest_files.check.judged import judged_clean
@@ -62,12 +65,12 @@ def run_check(
                 return report._replace(where="git index (the staged change; HEAD judged clean)")
         return _index(root, paths, diffs)
     if source == "worktree":
-        return _worktree(root, paths, diffs, without)
+        return _worktree(root, paths, diffs, without, routes)
     return _commit(root, source, paths, diffs)
 
 
 def _worktree(
-    root: Path, paths: tuple[str, ...], diffs: bool, without: tuple[str, ...]
+    root: Path, paths: tuple[str, ...], diffs: bool, without: tuple[str, ...], routes: bool
 ) -> CheckReport:
     from forest_files.check.adopter_unknown import store_or_none
     from forest_files.check.apart import no_binding, rest
@@ -106,6 +109,13 @@ def _worktree(
         if not failed:
             items = explain(findings, root=root, source="worktree")
             return CheckReport("worktree", content.name, items)
+        if not routes:
+            from forest_files.check.explain import unrouted
+
+            kinds = unrouted(findings, root=root, source="worktree")
+            return CheckReport(
+                "worktree", content.name, kinds, unrouted(unbound, root=root, source="worktree")
+            )
         if not diffs:
             # Who adopted each ground (and each head of a contest): the rows they came
             # from, read-only, without opening the repository (a git call and a sync:

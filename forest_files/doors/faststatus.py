@@ -50,7 +50,7 @@ def _status(repo: str, as_json: bool) -> int:
     else:
         from forest_files.check.finding_rows import rows as one_per_binding
 
-        report = _judged(repo)
+        report = _judged(repo, routes=False)  # the table prints no route
         found = [r.finding for r in one_per_binding(report.items, report.extra)]
         selectors, grounds = [f.selector for f in found], [f.ground for f in found]
         kinds = [f.kind for f in found]
@@ -80,11 +80,12 @@ def _printable(selectors: Sequence[str]) -> Sequence[str]:
     return [printable(sel) for sel in selectors]
 
 
-def _judged(repo: str) -> CheckReport:
-    """The working tree judged by the one check path."""
+def _judged(repo: str, *, routes: bool = True) -> CheckReport:
+    """The working tree judged by the one check path (``routes``: built for each failed
+    finding, as ``--json`` carries them; the table's kinds need none)."""
     from forest_files.check.path import run_check
 
-    return run_check(work_root(repo), "worktree")
+    return run_check(work_root(repo), "worktree", routes=routes)
 
 
 def _routes_line(kinds: list[str]) -> str | None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.custody import BY, DOC, init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
 from tests.helpers.imports import loaded
 from tests.helpers.state import local_state
 
@@ -317,7 +317,8 @@ def test_cold_clean_check_status_and_hook_load_no_route_module_accepted(
     assert drift.returncode == (0 if args == ["status"] else 1), drift.stderr
     said = drift.stdout + drift.stderr  # the hook says it on stderr
     assert re.search(r"drifted +a\.md#Title/Keep", said), said
-    assert "forest_files.check.explain_routes" in loaded  # the routes' modules, when routed
+    routed = "forest_files.check.explain_routes" in loaded  # the routes' modules, when routed
+    assert routed == (args != ["status"])  # status's table prints no route: none built
 
 
 def _traced(
@@ -365,3 +366,38 @@ def test_staged_check_rules_that_set_no_rewrite_ask_git_nothing_accepted(
     assert found.returncode == 1, found.stderr
     kinds = [(f["kind"], f["path"]) for f in json.loads(found.stdout)["findings"]]
     assert ("rewritten-on-checkout", "a.md") in kinds, kinds
+
+
+@pytest.mark.parametrize("case", ["drift", "conflict"])
+def test_status_of_failed_bindings_builds_no_route_accepted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str
+) -> None:
+    """``forest status`` prints each binding's kind and ground, never a route: on a
+    drift and a missing file, or a merge stopped with a bound file in conflict, it
+    builds none (no route module loaded, git not asked what routes read: attributes,
+    the staged change), and each row's kind is the one ``--json`` reports beside its
+    routes (a file in conflict: ``unresolved``). Before, every route was built."""
+    root = _repo(tmp_path)
+    if case == "drift":
+        write(root, "a.md", DOC.replace("kept words", "changed words"))
+        (root / "m.py").unlink()
+    else:
+        git(root, "checkout", "-q", "-b", "side")
+        write(root, "a.md", DOC.replace("kept words", "side words"))
+        commit_all(root, "side")
+        git(root, "checkout", "-q", "-")
+        write(root, "a.md", DOC.replace("kept words", "main words"))
+        commit_all(root, "main")
+        assert pasted(root, "git merge -q side").returncode != 0  # a.md in conflict
+    table, asked, loaded = _traced(root, monkeypatch, "status")
+    assert table.returncode == 0, table.stderr
+    assert "forest_files.check.explain_routes" not in loaded
+    assert not [a for a in asked if "check-attr" in a or " diff " in a], asked
+    found = json.loads(_cold(root, "forest", "status", "--json")[0].stdout)["findings"]
+    assert [ln.split()[:2] for ln in table.stdout.splitlines()] == [
+        [f["kind"], f["selector"]] for f in found
+    ]
+    failed = [f for f in found if f["kind"] != "clean"]
+    assert failed and all(f["routes"] for f in failed), found
+    if case == "conflict":
+        assert [f["kind"] for f in failed] == ["unresolved"], found
