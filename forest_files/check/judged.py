@@ -6,7 +6,8 @@ commit, the staged change is judged the way the pre-commit hook judges it (only
 the bindings it can have moved: staged.py), since everything else in the index
 is HEAD's. The record is written by a full ``forest check --staged`` that found
 every binding clean while the index differed from HEAD in no bound path and no
-ledger file or forest.toml (so HEAD's bound content is the index's).
+ledger file, forest.toml or ``.gitattributes`` (so HEAD's bound content, and the rules
+git checks it out by, are the index's).
 
 Stores: ``.git/forest/judged-<python tag>.bin`` (local; commit ids only).
 Refuses: nothing; an unreadable record is an empty one.

@@ -173,8 +173,11 @@ def _named(
 
 def _remember_head(root: Path, bound: set[str]) -> None:
     """Every binding of the index is clean: so is HEAD's, when the index differs from
-    HEAD in no bound path and no ledger file or forest.toml (judged.py)."""
+    HEAD in no bound path, no ledger file, forest.toml or ``.gitattributes`` (whose
+    rules the check judged are the index's: HEAD's may make git rewrite a bound file on
+    checkout, which the staged change's check asks only of a staged one; judged.py)."""
     from forest_files import gitio
+    from forest_files.check.checkout_rewrite import is_rules
     from forest_files.check.judged import remember_clean
     from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX
 
@@ -183,7 +186,7 @@ def _remember_head(root: Path, bound: set[str]) -> None:
         return
     changes = gitio.staged_changes(root, keep_index_file=True, head=head)
     touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
-    custody = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME for p in touched)
+    custody = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME or is_rules(p) for p in touched)
     if not custody and not (touched & bound):
         remember_clean(root, head)
 

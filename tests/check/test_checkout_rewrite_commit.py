@@ -342,3 +342,20 @@ def test_worktree_file_read_as_its_blob_only_when_unedited_accepted(
     write(tmp_path, "kept", "a.md ident\n")
     (tmp_path / "rules").symlink_to("kept")
     assert read_as_blob(full, blob) is None
+
+
+def test_head_with_a_rewriting_rule_never_remembered_clean_detected(repo: Path) -> None:
+    """HEAD holds a rule that rewrites a bound file (committed past the hook); a fix to
+    it staged, ``check --staged`` judges the index clean, but never remembers HEAD so
+    (judged.py): HEAD's rules are not the index's. With the fix unstaged, the check is
+    no light one of the staged change alone: the rule is found (before: HEAD taken as
+    judged clean, the staged change had no .gitattributes, and the check said clean)."""
+    _rule(repo, "docs/canon.md ident")
+    commit_all(repo, "ident, past the hook")
+    write(
+        repo, ".gitattributes", (repo / ".gitattributes").read_text().replace("ident\n", "text\n")
+    )
+    git(repo, "add", "--", ".gitattributes")
+    assert run_check(repo, "index", quick=True).ok
+    git(repo, "restore", "--staged", "--", ".gitattributes")
+    assert [r.kind for r in run_check(repo, "index", quick=True).failed] == [KIND]
