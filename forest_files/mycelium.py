@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from forest_files.kernel.errors import ForestError, NotFound, Refusal
 from forest_files.store import queries
+from forest_files.store.lookup import check_id
 from forest_files.store.packets import DEFAULT_EXCERPT, scrap
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ def plant_question(
 
 
 def _refuse_sealed(store: ForestStore, question_id: int, act: str) -> None:
-    row = store.get(question_id) if isinstance(question_id, int) else None  # ScopeMismatch
+    row = store.get(check_id("question_id", question_id))  # ScopeMismatch if of another
     if row is None:
         raise NotFound(f"entry {question_id} is not a question (unknown entry {question_id})")
     if row["bucket"] != "question":

@@ -22,6 +22,7 @@ from forest_files.kernel.errors import ForestError, NotFound, Refusal
 from forest_files.store import queries
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
+from forest_files.store.lookup import check_id
 from forest_files.store.packets import DEFAULT_EXCERPT, check_excerpt_len, scrap, strip_bodies
 
 REPORT_NOTE = (
@@ -63,7 +64,7 @@ class AuditMixin(StoreBase):
         """The authority trail of a ground entry."""
         if not isinstance(adopting_signature, str) or not adopting_signature.strip():
             raise ForestError("walk_back: adopting_signature required")
-        row = self._visible(entry_id) if isinstance(entry_id, int) else None
+        row = self._visible(check_id("walk_back", entry_id))
         if row is None:
             self.in_scope(entry_id, "walk_back")  # ScopeMismatch if it is elsewhere
             raise NotFound(f"walk_back: unknown entry {entry_id} is not current ground")

@@ -2,7 +2,10 @@
 
 Stores: nothing.
 Refuses: an id that exists nowhere (``NotFound``, Forest's ``unknown entry
-N``), an id or content id that exists only in another scope (``ScopeMismatch``),
+N``), an id that is not an int SQLite can hold (a str, float, bool, None, one
+beyond 2**63-1: ``BoundsRefused``, never coerced, never an error from inside
+sqlite3, never the value echoed), an id or content id that exists only in another
+scope (``ScopeMismatch``),
 a short id that is too short or ambiguous, a scope that is blank, longer than
 ``MAX_SCOPE`` or holds a control character.
 Returns: rows, content ids, local ids; status booleans derived from the trail,
@@ -51,6 +54,19 @@ def check_scope(scope: object) -> str:
     return scope
 
 
+def check_id(what: str, entry_id: object) -> int:
+    """``entry_id`` if it is an int an entry can have; ``BoundsRefused`` naming ``what``
+    otherwise. Forest 0.4 bound anything to SQL: ``"5"`` found entry 5, ``"x"`` nothing,
+    a list or ``2**70`` raised from inside sqlite3."""
+    if isinstance(entry_id, bool) or not isinstance(entry_id, int):
+        raise bounds.BoundsRefused(
+            f"{what}: entry id",
+            f"must be an int, not {type(entry_id).__name__}; pass the id a write returned",
+        )
+    bounds.check_entry_id(f"{what}: entry id", entry_id)
+    return entry_id
+
+
 def mismatch(what: str, entry_id: object) -> ScopeMismatch:
     """The refusal for an id that exists only in another scope (never names that scope)."""
     return ScopeMismatch(
@@ -77,7 +93,7 @@ class LookupBase:
     def get(self, entry_id: int) -> sqlite3.Row | None:
         """The entry's row; None if it exists nowhere; ``ScopeMismatch`` if it exists
         only in another scope."""
-        bounds.check_entry_id("entry id", entry_id)
+        check_id("get", entry_id)
         row: sqlite3.Row | None = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
         if row is not None and row["scope"] != self.scope:
             raise mismatch("get", entry_id)
@@ -92,9 +108,8 @@ class LookupBase:
     def require(self, entry_id: int, what: str) -> sqlite3.Row:
         """The entry's row in this scope, or ``NotFound`` / ``ScopeMismatch`` naming
         ``what`` (the op asking)."""
-        row: sqlite3.Row | None = None
-        if isinstance(entry_id, int) and not isinstance(entry_id, bool):
-            row = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
+        check_id(what, entry_id)
+        row: sqlite3.Row | None = self.conn.execute(queries.GET_ENTRY, (entry_id,)).fetchone()
         if row is None:
             raise NotFound(f"{what}: unknown entry {entry_id}")
         if row["scope"] != self.scope:
@@ -104,6 +119,7 @@ class LookupBase:
     def in_scope(self, entry_id: int, what: str) -> bool:
         """True if the entry exists in this scope, False if nowhere; ``ScopeMismatch``
         if only in another (status questions answer False for an unknown id)."""
+        check_id(what, entry_id)
         row = self.conn.execute(queries.ENTRY_SCOPE, (entry_id,)).fetchone()
         if row is None:
             return False

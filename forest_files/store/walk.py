@@ -23,6 +23,7 @@ from forest_files.kernel.vocab import SCROLL_DIRECTIONS
 from forest_files.store import queries
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
+from forest_files.store.lookup import check_id
 from forest_files.store.packets import DEFAULT_EXCERPT, check_excerpt_len, scrap
 
 
@@ -195,7 +196,7 @@ class WalkMixin(StoreBase):
         return self._spend_and_mint(state, destination)
 
     def _neighbour(self, here: int, neighbor_id: int) -> int:
-        if not isinstance(neighbor_id, int) or self.get(neighbor_id) is None:
+        if self.get(check_id("move: neighbor", neighbor_id)) is None:
             raise NotFound(f"move: unknown neighbor {neighbor_id}")
         found = self.conn.execute(
             queries.EDGE_BETWEEN, (here, neighbor_id, neighbor_id, here)
@@ -214,10 +215,10 @@ class WalkMixin(StoreBase):
         raise ForestError(f"move: no parent above {here}")
 
     def _nest(self, parent: Any, deeper: tuple[int, int], signature: str) -> int:
-        try:
-            start, end = (int(deeper[0]), int(deeper[1]))
-        except (TypeError, ValueError, IndexError):
-            raise ForestError("move: deeper must be a (start, end) pair of ints") from None
+        pair = tuple(deeper) if isinstance(deeper, (tuple, list)) else ()
+        if len(pair) != 2 or any(type(n) is not int for n in pair):  # 1.5 is no offset
+            raise ForestError("move: deeper must be a (start, end) pair of ints")
+        start, end = pair
         body: str = parent["body"]
         if not 0 <= start < end <= len(body):
             raise ForestError("move: deeper slice out of range")
