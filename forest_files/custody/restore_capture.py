@@ -11,7 +11,9 @@ capture (``forest forget`` reads them as captures: purge.py).
 Refuses (one-line ``ForestError``): a captures folder that cannot be written (the
 folder, quoted, the reason, and the fix: free space when the disk, a quota or a
 file-size limit refused it, else kernel/access.py's ``access_fix``, the folder named
-quoted; no part file left behind).
+quoted; no part file left behind); anything at the part file's name already (a link
+the captures folder's owner planted: root truncated and wrote its target), never
+opened, its ``rm`` named, nothing restored.
 Returns: the capture's path.
 Test: tests/custody/test_restore.py, tests/custody/test_restore_capture_quoted.py,
 tests/custody/test_crash_matrix.py, tests/custody/test_access_beyond_modes_restore.py
@@ -33,7 +35,7 @@ from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.shellword import forest_text, shell_word
 from forest_files.kernel.standing import from_the_top
-from forest_files.kernel.state import ensure_dir, shared_dir
+from forest_files.kernel.state import ensure_dir, linked_file, shared_dir
 from forest_files.store.clock import utc_now
 
 
@@ -48,20 +50,24 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     part = folder / f"{path.name}.{os.getpid()}{PART_SUFFIX}"
     with from_the_top():  # read later, from anywhere: the step as run at the top
         step = forest_text("restore", selector)
+    made = False
     try:
         ensure_dir(folder)
         sweep_parts(folder)
         # Written beside and renamed in: a kill between the open and the write left an
         # empty capture in place, naming no text. fsynced: it keeps the person's text
         # the rename of their file is about to overwrite.
-        with open(part, "wb") as out:
-            hand_over(out.fileno(), str(part))  # root's, in another user's git dir: theirs
+        fd = _open_part(part, selector)
+        made = True
+        with open(fd, "wb") as out:
+            hand_over(fd, str(part))  # root's, in another user's git dir: theirs
             out.write(f"# captured before `{step}`\n".encode() + data)
             out.flush()
-            os.fsync(out.fileno())
+            os.fsync(fd)
         os.replace(part, path)
     except OSError as exc:
-        drop(part)
+        if made:  # what was at the name before is not ours to remove
+            drop(part)
         where = shell_word(str(folder))
         fix = FREE_SPACE if no_space(exc) else access_fix(os.fspath(part), exc)
         raise ForestError(
@@ -69,6 +75,21 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
             f"nothing was restored — {fix}, then run the same command again"
         ) from exc
     return path
+
+
+def _open_part(part: Path, selector: str) -> int:
+    """A descriptor of the new file ``part``, never what is at its name already: a link
+    the captures folder's owner planted there (root truncated and wrote its target), a
+    FIFO, a file; refused, its removal named, nothing written."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        return os.open(part, flags, 0o666)  # as open(part, "wb") made it: less the umask
+    except FileExistsError:
+        found = linked_file(part, "a capture being written")
+        fix = f"rm -- {shell_word(str(part))}"
+        again = f"remove it ({fix}) and run the command again"
+        words = found[0] if found else f"{part}: a file there already; {again}"
+        raise ForestError(f"{selector}: nothing was restored; {words}") from None
 
 
 # A capture being written: "<capture name>.<pid>.part" in the captures folder.

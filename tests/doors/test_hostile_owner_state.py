@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -198,3 +199,64 @@ def test_watch_log_link_planted_at_rotation_refused(
     assert log_path.is_symlink() and log_path.with_name("watch.log.1").is_file()  # it rotated
     assert roots.read_bytes() == b"root's own\n"
     assert roots.stat().st_uid == 0
+
+
+# The child: root's ``forest restore doc.md``; the owner plants a link at the name of
+# the capture's part file just as root opens it (an audit hook plays the owner then).
+_LINK_AT_PART = r"""
+import os, sys
+
+target, owner = sys.argv[1], int(sys.argv[2])
+
+
+def hook(event, args):
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        name = os.fsdecode(args[0])
+        if name.endswith(".part") and not os.path.lexists(name):
+            os.symlink(target, name)
+            os.lchown(name, owner, owner)
+
+
+sys.addaudithook(hook)
+sys.argv = ["forest", "restore", "doc.md"]
+from forest_files.doors.entry import main
+
+sys.exit(main())
+"""
+
+
+def test_restore_capture_link_planted_at_part_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """As root's ``forest restore`` opens its capture's part file in ``nobody``'s
+    captures folder, ``nobody`` plants a link at that name to a file of root's: root
+    truncated the file and wrote the capture into it. Now the part file is opened
+    ``O_CREAT|O_EXCL|O_NOFOLLOW``: one ``forest:`` line names the link and its ``rm``,
+    root's file, the drifted file and the link are left as they were."""
+    repo = _warm(place, "link at part")
+    drifted = FILES["doc.md"].replace("blue", "green")
+    (repo / "doc.md").write_text(drifted, encoding="utf-8")
+    roots = tmp_path / "roots"
+    roots.write_bytes(b"root's own\n")
+    roots.chmod(0o600)
+    env = {**os.environ, **git_env(), **SUDO}
+    done = subprocess.run(
+        [sys.executable, "-c", _LINK_AT_PART, str(roots), str(NOBODY)],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert roots.read_bytes() == b"root's own\n" and roots.stat().st_uid == 0
+    assert (repo / "doc.md").read_text(encoding="utf-8") == drifted
+    (link,) = (repo / ".git" / "forest" / "captures").iterdir()
+    assert link.is_symlink() and os.readlink(link) == str(roots)
+    assert done.returncode == 1, (done.returncode, done.stderr)
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("forest: doc.md: nothing was restored; "), line
+    rm = f"rm -- {shlex.quote(str(link))}"
+    assert f"a symlink where forest-files keeps a capture being written; remove it ({rm})" in line
+    assert pasted(repo, rm).returncode == 0 and not os.path.lexists(link)  # the fix pastes
+    assert pasted(repo, "forest restore doc.md", env=SUDO).returncode == 0
