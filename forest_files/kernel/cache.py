@@ -18,7 +18,9 @@ and state planted without the key.
 Record: ``MAGIC`` (8 bytes), kind length (1 byte), kind (ASCII), MAC (32 bytes,
 keyed BLAKE2b over kind and payload), payload (``marshal`` of the value).
 Files are created ``O_EXCL|O_NOFOLLOW`` under a temporary name beside the
-record and renamed over it; a symlink is never written through or read. Created by
+record and renamed over it, both in a descriptor of the folder, which in a state
+directory is opened from the git directory with no link followed: a symlink is never
+written through or read, nor a folder its owner swapped for one. Created by
 root in a git directory another user owns, the file is that user's before the rename
 (kernel/handover.py ``hand_over``).
 
@@ -50,7 +52,7 @@ except ImportError:  # an interpreter built without it: hashlib's, whatever it i
     from hashlib import blake2b
 
 from forest_files.kernel.handover import hand_over
-from forest_files.kernel.paths import STATE_NAME, state_git_dir
+from forest_files.kernel.paths import STATE_NAME, open_folder, state_git_dir
 from forest_files.kernel.state import ensure_dir, git_dir_paths
 
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for it
@@ -62,6 +64,8 @@ KEY_NAME = "mac.key"
 _KEY_BYTES = 32
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO's open returns at once: fstat then says
+# os.replace takes dir_fds where os.rename does (supports_dir_fd lists rename alone)
+_DIR_FDS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
 _KEYS: dict[str, bytes] = {}  # common state directory -> its key, read once per process
 
 
@@ -132,27 +136,50 @@ def forget(path: str | os.PathLike[str]) -> None:
 
 def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: int = 0o600) -> None:
     """``data`` at ``target``: a temp file beside it (``O_EXCL|O_NOFOLLOW``, created
-    with ``mode`` less the umask), renamed in."""
-    tmp = f"{target}.{os.getpid()}.tmp"
+    with ``mode`` less the umask), renamed in. Both in one descriptor of the folder,
+    which in a state directory is opened from the git directory with no link followed
+    (kernel/paths.py ``open_folder``): a folder the directory's owner swapped for a link
+    after ``ensure_dir`` looked is never written through (OSError)."""
+    folder, name = os.path.split(target)
+    at = open_folder(folder or ".") if _DIR_FDS else None  # None: by name (Windows)
+    try:
+        _replace_in(at, target if at is None else name, data, fsync, mode, target)
+        if fsync and at is not None:
+            try:  # noqa: SIM105  (as fsync_dir does, not strict)
+                os.fsync(at)
+            except OSError:
+                pass
+        elif fsync:
+            fsync_dir(folder)
+    finally:
+        if at is not None:
+            os.close(at)
+
+
+def _replace_in(at: int | None, name: str, data: bytes, fsync: bool, mode: int, full: str) -> None:
+    """``replace_atomically`` of ``name`` in the folder open at ``at`` (None: by name),
+    ``full`` its path (the hand-over finds it there)."""
+    tmp = f"{name}.{os.getpid()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
     try:
-        fd = os.open(tmp, flags, mode)
+        fd = os.open(tmp, flags, mode, dir_fd=at)
     except FileExistsError:  # left by a crashed earlier process that had our pid
-        os.unlink(tmp)
-        fd = os.open(tmp, flags, mode)
+        os.unlink(tmp, dir_fd=at)
+        fd = os.open(tmp, flags, mode, dir_fd=at)
     try:
-        hand_over(fd, tmp)  # root's, in another user's git directory: theirs
+        hand_over(fd, f"{full}.{os.getpid()}.tmp")  # root's, in another user's git dir
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if fsync:
                 fh.flush()
                 os.fsync(fh.fileno())
-        os.replace(tmp, target)
+        os.replace(tmp, name, src_dir_fd=at, dst_dir_fd=at)
     except BaseException:
-        forget(tmp)
+        try:  # noqa: SIM105  (contextlib stays off the warm check's import list)
+            os.unlink(tmp, dir_fd=at)
+        except OSError:
+            pass
         raise
-    if fsync:
-        fsync_dir(os.path.dirname(target))
 
 
 def sweep_leftovers(target: str) -> list[str]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import stat
 
-from forest_files.kernel.paths import state_git_dir
+from forest_files.kernel.paths import open_below, state_git_dir, state_parts
 
 
 def hand_over(fd: int, path: str) -> None:
@@ -55,20 +55,15 @@ def _owner_where_found(made: os.stat_result, path: str) -> tuple[int, int] | Non
     be handed over) is what ``path`` names in it, reached from that git directory with
     no link followed (a folder swapped for one, a link at the name: None); None too
     when root owns the git directory so reached."""
-    git_dir = state_git_dir(path)
-    if git_dir is None:
+    parts = state_parts(path)
+    if parts is None:
         return None
-    *folders, name = os.path.relpath(os.path.abspath(path), git_dir).split(os.sep)
-    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
-    held = [os.open(git_dir, flags)]
+    *folders, name = parts[1]
+    fd, top = open_below(parts[0], folders)
     try:
-        top = os.fstat(held[0])
-        for folder in folders:
-            held.append(os.open(folder, flags | os.O_NOFOLLOW, dir_fd=held[-1]))
-        found = os.stat(name, dir_fd=held[-1], follow_symlinks=False)
+        found = os.stat(name, dir_fd=fd, follow_symlinks=False)
     finally:
-        for fd in held:
-            os.close(fd)
+        os.close(fd)
     if (found.st_dev, found.st_ino) != (made.st_dev, made.st_ino) or top.st_uid == 0:
         return None
     return top.st_uid, top.st_gid

@@ -1,10 +1,12 @@
 """Every path forest-files keeps inside a repository, named once.
 
-Stores: nothing (names only; standard library, so the hook's fast path may
-import it for nothing).
+Stores: nothing (names, and folders opened by descriptor; standard library, so the
+hook's fast path may import it for nothing).
 Refuses: nothing.
 Returns: repository-relative names, with ``/`` separators; ``state_git_dir`` (the git
-directory a state path lies in).
+directory a state path lies in); ``open_below``, a folder under a git directory opened
+with no link followed (the one walk of kernel/handover.py and, through ``open_folder``,
+of kernel/cache.py's writes).
 Test: tests/kernel/test_paths.py
 """
 
@@ -58,6 +60,44 @@ def state_git_dir(path: str) -> str | None:
             return None
         probe = parent
     return os.path.dirname(probe)
+
+
+def state_parts(path: str) -> tuple[str, list[str]] | None:
+    """``(git_dir, names)``: the git directory whose state directory holds ``path`` and
+    the names from it down to ``path`` (``forest`` first); None for a path in none."""
+    git_dir = state_git_dir(path)
+    if git_dir is None:
+        return None
+    return git_dir, os.path.relpath(os.path.abspath(path), git_dir).split(os.sep)
+
+
+def open_below(git_dir: str, folders: list[str]) -> tuple[int, os.stat_result]:
+    """A descriptor of the folder ``folders`` name under ``git_dir``, each opened from the
+    one above it with ``O_NOFOLLOW|O_DIRECTORY`` (OSError for a link or no folder on the
+    way: one the owner of ``git_dir`` swapped in is never followed), and ``git_dir``'s
+    stat (its owner). The caller closes the descriptor."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(git_dir, flags)
+    try:
+        top = os.fstat(fd)
+        for folder in folders:
+            below = os.open(folder, flags | os.O_NOFOLLOW, dir_fd=fd)
+            os.close(fd)
+            fd = below
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, top
+
+
+def open_folder(folder: str) -> int:
+    """A descriptor of ``folder``; in a state directory, opened from its git directory
+    with no link followed (``open_below``)."""
+    parts = state_parts(folder)
+    if parts is None or not os.path.isfile(os.path.join(parts[0], "HEAD")):
+        # in no state directory, or a folder named forest elsewhere (a report's)
+        return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    return open_below(*parts)[0]
 
 
 def segment_file(stem: str) -> str:

@@ -122,10 +122,10 @@ def test_old_layout_move_across_file_systems_copied_recovers(
     root, kept = _old_layout(tmp_path)
     real = os.replace
 
-    def across(src: object, dst: object) -> None:
+    def across(src: object, dst: object, **dir_fds: int | None) -> None:
         if ".forest" in Path(str(src)).parts:
             raise OSError(errno.EXDEV, "Invalid cross-device link")
-        real(str(src), str(dst))
+        real(str(src), str(dst), **dir_fds)  # kernel/cache.py renames in a folder's fd
 
     monkeypatch.setattr(os, "replace", across)
     done = relocate_once(root)

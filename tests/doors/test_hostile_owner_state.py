@@ -116,15 +116,10 @@ sys.exit(main())
 """
 
 
-def test_handover_state_folder_swapped_for_link_refused(
-    place: tuple[Path, Path], tmp_path: Path
-) -> None:
-    """The owner swaps ``.git/forest`` for a link to a folder of root's holding a
-    ``cache`` folder (``/var`` has one) between root's ``mkdir`` of
-    ``.git/forest/cache`` and its hand-over: root gave the owner its own
-    ``/var/cache``, as it were. Now the hand-over finds its folder again from the git
-    directory without following a link, and gives nothing."""
-    repo = _warm(place, "swapped state folder")
+def _swapped(place: tuple[Path, Path], tmp_path: Path, name: str) -> Path:
+    """Root's ``forest check`` in a copy named ``name``, ``.git/forest`` swapped for a
+    link to a folder of root's (OUTSIDE, holding a ``cache`` folder) as it ran; OUTSIDE."""
+    repo = _warm(place, name)
     state = repo / ".git" / "forest"
     shutil.rmtree(state / "cache")
     outside = tmp_path / "var"
@@ -139,8 +134,32 @@ def test_handover_state_folder_swapped_for_link_refused(
         check=False,
     )
     assert (state.with_name("forest-moved") / "cache").is_dir()  # the owner did swap it
+    return outside
+
+
+def test_handover_state_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The owner swaps ``.git/forest`` for a link to a folder of root's holding a
+    ``cache`` folder (``/var`` has one) between root's ``mkdir`` of
+    ``.git/forest/cache`` and its hand-over: root gave the owner its own
+    ``/var/cache``, as it were. Now the hand-over finds its folder again from the git
+    directory without following a link, and gives nothing."""
+    outside = _swapped(place, tmp_path, "swapped state folder")
     given = [p.name for p in [outside, *outside.rglob("*")] if p.lstat().st_uid != 0]
     assert given == []
+
+
+def test_cache_write_state_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The same swap, after ``ensure_dir`` looked at ``.git/forest/cache``: root wrote
+    its check's stamp (``.verdict-stamp``) through the link, into the folder of root's
+    it led to. Now a record's folder is opened from the git directory with no link
+    followed, and the temp file made and renamed in that descriptor: nothing is written
+    outside."""
+    outside = _swapped(place, tmp_path, "swapped cache folder")
+    assert [p.name for p in outside.rglob("*")] == ["cache"]
 
 
 # The child: root's watcher log (doors/watch/daemon.py ``OwnersLog``) at a full

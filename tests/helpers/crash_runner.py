@@ -20,6 +20,12 @@ removal and copies, a SQLite database opened for writing, a SQLite ``COMMIT`` (a
 of this runner's own, ``sqlite3.commit``: a connection made through ``sqlite3.connect``
 is of a subclass that raises it before committing), and a ``git`` child process that
 may write (``git_writes``). No product code changes: the hook and the subclass live here.
+
+A path an event names relative to a folder's descriptor (``dir_fd``: kernel/cache.py
+writes a record in a folder it opened with no link followed) is named in full, the
+folder's path read back from its descriptor (``/proc/self/fd``), so a kill point
+(``EVENT@PART``) and the log name each file by its path whichever call made it. The
+``open`` event carries no ``dir_fd``: the runner's ``os.open`` notes the one given.
 """
 
 from __future__ import annotations
@@ -121,6 +127,62 @@ def is_change(event: str, args: tuple[Any, ...]) -> bool:
     return event in _CHANGES
 
 
+# Each event's (path, dir_fd) argument positions (CPython's audit events; -1: none).
+_AT_FD = {
+    "os.rename": ((0, 2), (1, 3)),
+    "os.link": ((0, 2), (1, 3)),
+    "os.remove": ((0, 1),),
+    "os.rmdir": ((0, 1),),
+    "os.mkdir": ((0, 2),),
+    "os.chmod": ((0, 2),),
+    "os.symlink": ((1, 2),),
+}
+_OPEN_AT: list[int] = []  # the dir_fd of each os.open under way (its event names none)
+
+
+def _noting_dir_fd() -> None:
+    """``os.open`` that notes its ``dir_fd`` while the real one runs (and raises
+    ``open``)."""
+    real = os.open
+
+    def open_at(path: Any, flags: int, mode: int = 0o777, *, dir_fd: int | None = None) -> int:
+        if dir_fd is None:
+            return real(path, flags, mode)
+        _OPEN_AT.append(dir_fd)
+        try:
+            return real(path, flags, mode, dir_fd=dir_fd)
+        finally:
+            _OPEN_AT.pop()
+
+    os.open = open_at  # type: ignore[assignment]
+    # shutil.rmtree (and kernel/cache.py) ask whether os.open takes a dir_fd: it still does
+    os.supports_dir_fd.add(open_at)
+
+
+def _full(path: Any, dir_fd: Any) -> Any:
+    """``path`` joined to the folder open at ``dir_fd`` when relative to one."""
+    if not isinstance(dir_fd, int) or dir_fd < 0 or isinstance(path, int):
+        return path
+    where = os.fsdecode(path)
+    if os.path.isabs(where):
+        return path
+    try:
+        return os.path.join(os.readlink(f"/proc/self/fd/{dir_fd}"), where)
+    except OSError:  # no /proc: the name as given
+        return path
+
+
+def full_paths(event: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``args`` with each path an event names relative to a ``dir_fd`` in full."""
+    if event == "open":
+        return (_full(args[0], _OPEN_AT[-1]), *args[1:]) if _OPEN_AT else args
+    named = list(args)
+    for at, fd in _AT_FD.get(event, ()):
+        if len(args) > max(at, fd):
+            named[at] = _full(args[at], args[fd])
+    return tuple(named)
+
+
 def _shown(event: str, args: tuple[Any, ...]) -> list[Any]:
     if event == "subprocess.Popen" and isinstance(args[1], (list, tuple)):
         argv = [str(a) for a in args[1]]
@@ -185,7 +247,10 @@ def main() -> None:
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
         nonlocal opening
-        if opening or not is_change(event, args):
+        if opening:
+            return
+        args = full_paths(event, args)
+        if not is_change(event, args):
             return
         if due(count, event, args):
             os.kill(os.getpid(), signal.SIGKILL)
@@ -201,6 +266,7 @@ def main() -> None:
 
     sys.dont_write_bytecode = True  # an import writing a .pyc is no change of ours
     _marked_connect()
+    _noting_dir_fd()
     sys.addaudithook(hook)
     sys.argv = ["forest", *argv]
     from forest_files.doors.entry import main as forest

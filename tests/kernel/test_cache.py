@@ -9,6 +9,8 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
+
 from forest_files.custody import verdict
 from forest_files.kernel import cache
 from forest_files.kernel.state import shared_dir, worktree_dir
@@ -128,3 +130,21 @@ def test_view_replaced_by_another_file_rebuilt(tmp_path: Path) -> None:
     again = forest(root, "ci", "--base", base)
     assert again.exit_code == 1 and again.output == first.output
     assert all(view_ready(v) for v in sorted((worktree_dir(root) / "views").glob("*.db")))
+
+
+def test_cache_write_folder_swapped_for_link_after_check_refused(tmp_path: Path) -> None:
+    """The state folder's owner swaps ``cache/`` for a link to another folder after
+    ``ensure_dir`` looked at it (as root writes in their repository): the record's temp
+    file was made, and renamed in, through the link. Now the folder is opened from the
+    git directory with no link followed: OSError, nothing written anywhere."""
+    state = _state(tmp_path)
+    folder = state / "cache"
+    assert cache.write(folder / "a.bin", "demo", 1)  # the folder made and checked
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    folder.rename(state / "cache-moved")
+    folder.symlink_to(outside)
+    with pytest.raises(OSError):
+        cache.replace_atomically(str(folder / "b.bin"), b"record")
+    assert list(outside.iterdir()) == []
+    assert sorted(p.name for p in (state / "cache-moved").iterdir()) == ["a.bin"]
