@@ -20,7 +20,8 @@ Stores: ``.git/forest/views/<fingerprint>.db``, ``<fingerprint>.cfg`` (the
 SHA-256 of the forest.toml text it was built under) and
 ``<fingerprint>.manifest`` (``MANIFEST_VERSION``: the view it was extended from,
 each segment file it holds with its blob id, each referenced body with its blob
-id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files.
+id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files
+(viewprune.py).
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: how the view was built ("incremental" or "full"); it is in place then (what
 it was built from, and ``built_from``: viewmanifest.py). With ``derive``, also what it
@@ -41,7 +42,6 @@ from pathlib import Path
 from typing import TypeVar, overload
 
 from forest_files import gitio
-from forest_files.custody import bindmap
 from forest_files.custody.ledger_conversion import with_conversion
 from forest_files.custody.replay import replay
 from forest_files.custody.sources import (
@@ -54,6 +54,7 @@ from forest_files.custody.sources import (
 )
 from forest_files.custody.viewkey import seal_view
 from forest_files.custody.viewmanifest import Manifest, manifest_rows, sealed_manifest
+from forest_files.custody.viewprune import prune
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.handover import hand_over_path
 from forest_files.kernel.state import ensure_dir
@@ -62,9 +63,6 @@ from forest_files.ledger.act_refs import body_refs
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
 from forest_files.store.forest import ForestStore
 
-MAX_VIEWS = 6
-# Side files of older view formats, pruned with their view.
-_LEGACY_SIDES = (".segments", ".cfg", ".manifest")
 T = TypeVar("T")
 
 
@@ -126,7 +124,7 @@ def build_view(
     finally:
         _discard(tmp)
     seal_view(target, (cfg_key, manifest_rows(manifest)))
-    _prune(target.parent)
+    prune(target.parent)
     how = "full" if manifest.parent is None else "incremental"
     return how if derive is None else (how, said[-1])
 
@@ -280,19 +278,3 @@ def _newest_first(paths: Iterable[Path]) -> list[Path]:
         except OSError:
             continue  # pruned by another process meanwhile
     return [p for _, p in sorted(stamped, reverse=True)]
-
-
-def _prune(folder: Path) -> None:
-    for old in _newest_first(folder.glob("*.db"))[MAX_VIEWS:]:
-        # What is said of the view first, the view last: a crash between leaves a view
-        # to rebuild or prune again, never a record of paths with no view beside it.
-        for side in (".bound", ".seal", *_LEGACY_SIDES):
-            old.with_suffix(side).unlink(missing_ok=True)
-        Path(bindmap.view_record(str(old))).unlink(missing_ok=True)
-        old.unlink(missing_ok=True)
-    for old in _newest_first(folder.glob("*.alias"))[MAX_VIEWS * 8 :]:
-        old.unlink(missing_ok=True)  # an alias of a pruned view only costs a rebuild
-    # Bound paths a hook remembered for a view never built (check/staged.py).
-    orphans = [b for b in folder.glob("*.bound") if not b.with_suffix(".db").exists()]
-    for old in _newest_first(orphans)[MAX_VIEWS * 8 :]:
-        old.unlink(missing_ok=True)

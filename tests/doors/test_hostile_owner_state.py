@@ -279,3 +279,58 @@ def test_restore_capture_link_planted_at_part_refused(
     assert f"a symlink where forest-files keeps a capture being written; remove it ({rm})" in line
     assert pasted(repo, rm).returncode == 0 and not os.path.lexists(link)  # the fix pastes
     assert pasted(repo, "forest restore doc.md", env=SUDO).returncode == 0
+
+
+# The child: root's ``forest check --staged``, which builds the staged ledger's view;
+# right after the view is renamed into ``.git/forest/views``, the owner swaps that
+# folder for a link to OUTSIDE (an audit hook plays the owner then).
+_SWAP_VIEWS = r"""
+import os, sys
+
+views, outside = sys.argv[1], sys.argv[2]
+armed = []
+
+
+def hook(event, args):
+    if event == "os.rename" and os.fsdecode(args[1]).startswith(views + os.sep):
+        armed.append(True)
+    elif event == "open" and armed and not os.path.islink(views):
+        os.rename(views, views + "-moved")
+        os.symlink(outside, views)
+
+
+sys.addaudithook(hook)
+sys.argv = ["forest", "check", "--staged"]
+from forest_files.doors.entry import main
+
+sys.exit(main())
+"""
+
+
+def test_view_prune_views_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """As root's ``forest check --staged`` builds a view, ``nobody`` swaps
+    ``.git/forest/views`` for a link to a folder of root's holding databases: root's
+    prune of old views, by name through the link, removed all but the six newest
+    ``*.db`` files of that folder. Now the prune lists and removes in the folder opened
+    from the git directory with no link followed: root's files are left."""
+    repo = handed_copy(place[0], "swapped views")
+    views = repo / ".git" / "forest" / "views"
+    outside = tmp_path / "lib"
+    outside.mkdir()
+    for n in range(9):
+        (outside / f"app{n}.db").write_bytes(b"root's database %d\n" % n)
+        os.utime(outside / f"app{n}.db", ns=(n * 10**9, n * 10**9))
+    env = {**os.environ, **git_env(), **SUDO}
+    done = subprocess.run(
+        [sys.executable, "-c", _SWAP_VIEWS, str(views), str(outside)],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert views.is_symlink() and views.with_name("views-moved").is_dir(), done.stderr
+    assert sorted(p.name for p in outside.iterdir()) == [f"app{n}.db" for n in range(9)]
