@@ -7,7 +7,8 @@ Returns: the first finding of each (binding, kind, section hash) in the range as
 ``Reported`` naming its commit (ci.py merges them with HEAD's), the commits judged,
 and the commits whose ledger does not replay (ci.py gives a finding of a commit
 before HEAD its one route, rewriting the branch there: rewrite.py).
-Test: tests/gate/test_ci_gate.py, tests/gate/test_ledger_growth.py
+Test: tests/gate/test_ci_gate.py, tests/gate/test_ledger_growth.py,
+tests/gate/test_ci_rewrite_asked.py
 """
 
 from __future__ import annotations
@@ -138,6 +139,8 @@ def _check_at(
         if rules:  # a .gitattributes changed: the bound files it reaches (checkout_rewrite.py)
             there = checkout_rewrite.judged_paths(checked)
             reached = there if changed is None else checkout_rewrite.changed_rules(there, changed)
+            if isinstance(content, GitTreeSource):  # and one above it there can set one
+                reached = checkout_rewrite.asked_paths(reached, content)
             failed += checkout_rewrite.findings(root, commit, reached)
         if not failed:
             return []

@@ -16,7 +16,8 @@ Refuses: nothing itself (the range's refusals, as ``check_range`` raises them).
 Returns: findings as ``Reported`` values; ``replay_fault``: a replay refusal as a
 fault located at a segment.
 Test: tests/gate/test_ci_gate.py, tests/gate/test_ci_rewrite_routes.py,
-tests/gate/test_ci_ledger_put_back.py, tests/gate/test_ci_folder_move.py
+tests/gate/test_ci_ledger_put_back.py, tests/gate/test_ci_folder_move.py,
+tests/gate/test_ci_rewrite_asked.py
 """
 
 from __future__ import annotations
@@ -215,8 +216,8 @@ class JudgedRange:
             gaps = in_source(cfg.require, content, live, bind=cfg.bind)
             gaps += contests.of_store(store.conn, checked)  # contests bound to no file
             there = checkout_rewrite.judged_paths(checked)
-            if isinstance(content, GitTreeSource):  # none above a bound file: not asked
-                there = set(checkout_rewrite.reached(there, content.named(".gitattributes")))
+            if isinstance(content, GitTreeSource):  # none above a bound file can set one:
+                there = set(checkout_rewrite.asked_paths(there, content))  # git not asked
             gaps += checkout_rewrite.findings(top, head, there)  # git rewrites on checkout
             conn = store.conn
             items = list(explain(checked, root=top, source=_ROUTES_ON, conn=conn, local=False))
