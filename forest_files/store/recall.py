@@ -3,7 +3,9 @@
 Stores: one ``retrieval_log`` row per ``recall_similar`` (every recall is
 recorded; that is part of the contract).
 Refuses: queries with no word tokens ("empty query"), an unknown scope,
-unbounded ``excerpt_len``, scraps carrying a full body ("full body refused"),
+unbounded ``excerpt_len``, ``open_buckets`` that is not a list of known bucket
+names and a ``limit`` that is not an int (store/args.py; nothing logged),
+scraps carrying a full body ("full body refused"),
 unlabeled scraps ("unlabeled"), unknown ids (``NotFound``), ids of another
 scope (``ScopeMismatch``), sealed ids (their text never leaves the store
 through recall). Full-text leads come from the store's scope only.
@@ -11,7 +13,7 @@ Returns: lists of scrap dicts, jurisdiction first, each with the store's
 derived ``trust`` level (an outside scrap the store does not hold is ``wild``:
 nothing here vouches for it; a ``trust`` the caller put on a scrap is
 replaced); ``trust_of`` gives an entry's ``Trust`` (store/trust.py).
-Test: tests/store/test_store_hostile.py
+Test: tests/store/test_store_hostile.py, tests/store/test_store_arguments.py
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.vocab import JURISDICTIONS
-from forest_files.store import queries
+from forest_files.kernel.vocab import BUCKETS, JURISDICTIONS
+from forest_files.store import args, queries
 from forest_files.store.base import StoreBase
 from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
@@ -88,7 +91,8 @@ class RecallMixin(StoreBase):
         if scope not in _SCOPES:
             raise ForestError(f"invalid recall scope {scope!r}; use home, wild or both")
         expression = _plain_language_fts_query(query)
-        buckets = [str(b) for b in (open_buckets or [])]
+        buckets = args.words("recall", "open_buckets", open_buckets, BUCKETS)
+        want = args.limit("recall", limit)
         extra: list[Any] = [self.scope]
         scope_clause = ""
         if scope != "both":
@@ -98,7 +102,6 @@ class RecallMixin(StoreBase):
         if buckets:
             bucket_clause = f"AND e.bucket IN ({','.join('?' * len(buckets))})"
             extra.extend(buckets)
-        want = None if limit is None or int(limit) < 0 else int(limit)
         try:
             rows = self._ranked(expression, scope_clause + " " + bucket_clause, extra, want)
         except sqlite3.OperationalError as exc:
@@ -129,7 +132,8 @@ class RecallMixin(StoreBase):
         the FTS index ranks alone, in growing batches, and only its candidates are
         joined and filtered, so a common word costs no join per match."""
         kept: list[sqlite3.Row] = []
-        batch, offset = (64 if want is None else max(2 * want, 16)), 0
+        batch = 64 if want is None else min(max(2 * want, 16), bounds.MAX_ENTRY_ID)
+        offset = 0
         while want is None or len(kept) < want:
             ids = [
                 r[0] for r in self.conn.execute(queries.RECALL_RANKED, (expression, batch, offset))

@@ -1,0 +1,80 @@
+"""The shape of the library face's arguments, checked at the op before any work.
+
+Stores: nothing.
+Refuses (``BoundsRefused``, a ``ForestError``, naming the op and the argument):
+a word of a closed vocabulary (a bucket, a jurisdiction, an edge kind) that is not
+a str, or not in its vocabulary; a list argument (``origins``, ``open_buckets``)
+that is a str, bytes, a mapping, an iterator or no collection at all; ``meta``
+that is not a mapping; a ``limit`` that is not an int (a bool, a float, a str),
+or beyond SQLite's integer range. Forest 0.4 let each of these reach a
+``set`` lookup, ``dict()``, ``int()`` or SQL, and raised a raw ``TypeError``,
+``ValueError`` or ``OverflowError`` from deep inside, or (a str as
+``open_buckets``, an unknown bucket) silently matched nothing. Values are never
+echoed (a secret may be in one); an item is named by its position.
+Returns: the checked value (a collection as a list).
+Test: tests/store/test_store_arguments.py
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from forest_files.kernel import bounds
+
+
+def _refuse(what: str, field: str, rule: str) -> bounds.BoundsRefused:
+    return bounds.BoundsRefused(f"{what}: {field}", rule)
+
+
+def word(what: str, field: str, value: object, vocab: Collection[str]) -> str:
+    """``value`` if it is a str of ``vocab``."""
+    choices = ", ".join(sorted(vocab))
+    if not isinstance(value, str):
+        kind = type(value).__name__
+        raise _refuse(what, field, f"must be a str, not {kind}; use one of: {choices}")
+    if value not in vocab:
+        raise _refuse(what, field, f"is not one of the known names; use one of: {choices}")
+    return value
+
+
+def collection(what: str, field: str, value: object, example: str) -> list[Any]:
+    """The items of ``value`` if it is a list, tuple or set (never a str, whose
+    characters 0.4 took for items, nor a mapping or a one-shot iterator)."""
+    if isinstance(value, (str, bytes, bytearray, Mapping)) or not isinstance(value, Collection):
+        kind = type(value).__name__
+        raise _refuse(what, field, f"must be a list, not {kind}; e.g. {field}={example}")
+    return list(value)
+
+
+def words(what: str, field: str, value: object, vocab: Collection[str]) -> list[str]:
+    """The names of ``value`` (None: none) if it is a collection of strs of ``vocab``."""
+    if value is None:
+        return []
+    items = collection(what, field, value, "['note']")
+    for i, item in enumerate(items):
+        word(what, f"{field}[{i}]", item, vocab)
+    return items
+
+
+def mapping(what: str, field: str, value: object) -> dict[str, Any]:
+    """A copy of ``value`` (None: empty) if it is a mapping."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        kind = type(value).__name__
+        raise _refuse(what, field, f"must be a mapping (a dict) or None, not {kind}")
+    return dict(value)
+
+
+def limit(what: str, value: object) -> int | None:
+    """How many results ``value`` asks for: None for no limit (None, or a negative int,
+    SQLite's rule kept from 0.4); refused unless an int SQLite can hold."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        kind = type(value).__name__
+        raise _refuse(what, "limit", f"must be an int or None, not {kind}; e.g. limit=20")
+    if not -(2**63) <= value <= bounds.MAX_ENTRY_ID:
+        raise _refuse(what, "limit", "is beyond SQLite's integer range; give None for no limit")
+    return None if value < 0 else value
