@@ -27,15 +27,21 @@ def _refuse(what: str, field: str, rule: str) -> bounds.BoundsRefused:
     return bounds.BoundsRefused(f"{what}: {field}", rule)
 
 
-def word(what: str, field: str, value: object, vocab: Collection[str]) -> str:
-    """``value`` if it is a str of ``vocab``."""
-    choices = ", ".join(sorted(vocab))
+def name(what: str, field: str, value: object, vocab: Collection[str]) -> str:
+    """``value`` if it is a str (whether it is in ``vocab`` is the caller's to say)."""
     if not isinstance(value, str):
         kind = type(value).__name__
+        choices = ", ".join(sorted(vocab))
         raise _refuse(what, field, f"must be a str, not {kind}; use one of: {choices}")
-    if value not in vocab:
-        raise _refuse(what, field, f"is not one of the known names; use one of: {choices}")
     return value
+
+
+def word(what: str, field: str, value: object, vocab: Collection[str]) -> str:
+    """``value`` if it is a str of ``vocab``."""
+    if name(what, field, value, vocab) not in vocab:
+        choices = ", ".join(sorted(vocab))
+        raise _refuse(what, field, f"is not one of the known names; use one of: {choices}")
+    return str(value)
 
 
 def collection(what: str, field: str, value: object, example: str) -> list[Any]:

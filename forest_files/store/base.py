@@ -4,9 +4,10 @@ Stores: one entries row plus its creation edges per ``insert_entry`` call
 (the row and its content id are ``rows.entry_row``'s), stamped with the store's
 scope; the rows a ceremony made (``_insert_rows``).
 Refuses: ceremony buckets outside a ceremony ("is written only by a
-ceremony"), unknown buckets and edge kinds (never silently dropped), unknown
-origin ids (``NotFound``), ids and origins of another scope and inserts into
-another scope (``ScopeMismatch``), unsigned inserts, empty bodies, invalid
+ceremony"), unknown buckets and edge kinds (never silently dropped), an edge
+kind that is not a str (``BoundsRefused``), unknown origin ids (``NotFound``),
+ids and origins of another scope and inserts into another scope
+(``ScopeMismatch``), unsigned inserts, empty bodies, invalid
 jurisdictions; and, by forest_files/kernel/bounds.py, signatures, bodies
 (``max_body_bytes``), meta, entry ids and content ids outside their bounds.
 Returns: entry ids.
@@ -34,13 +35,22 @@ def new_stamp() -> rows.Stamp:
     return (utc_now(), secrets.token_hex(8))
 
 
-def check_kinds(origins: Origins, *, allow_ceremony: bool) -> list[tuple[int, str]]:
-    """Validate the shape and vocabulary of origin pairs."""
+def check_kinds(
+    origins: Origins, *, allow_ceremony: bool, field: str = "origins: edge kind"
+) -> list[tuple[int, str]]:
+    """Validate the shape and vocabulary of origin pairs (``field``: how a refusal
+    names a kind that is not a str, the op first)."""
     checked: list[tuple[int, str]] = []
     for item in origins:
         if not isinstance(item, (tuple, list)) or len(item) != 2:
             raise ForestError(f"origins must be (entry_id, edge_kind) pairs; got {item!r}")
         target, kind = item
+        if not isinstance(kind, str):
+            raise bounds.BoundsRefused(
+                field,
+                f"must be a str, not {type(kind).__name__}; use one of: "
+                + ", ".join(sorted(EDGE_KINDS)),
+            )
         if not isinstance(target, int) or isinstance(target, bool):
             raise ForestError(f"origin id must be an int; got {target!r}")
         bounds.check_entry_id("origin id", target)

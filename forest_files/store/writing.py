@@ -7,9 +7,11 @@ edge kinds, unknown ids (``NotFound``), ids of another scope and edges across
 scopes (``ScopeMismatch``: both ends must be of the store's scope), orphans
 ("orphan insert refused"), pairs without a ``scroll_ptr`` by any path,
 negative or non-integer scroll offsets, a ``previous_pair_id`` that is not a
-pair.
+pair; and, at the op (store/args.py, ``BoundsRefused`` naming the argument), a
+``bucket``, ``jurisdiction`` or origin kind that is not a str, a ``meta`` that is
+not a mapping, ``origins`` that is not a list.
 Returns: entry ids.
-Test: tests/store/test_store_hostile.py
+Test: tests/store/test_store_hostile.py, tests/store/test_store_arguments.py
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from typing import Any
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.vocab import BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
+from forest_files.kernel.vocab import BUCKETS, JURISDICTIONS, RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.scrub import ScrubFn, default_scrub
-from forest_files.store import queries
+from forest_files.store import args, queries
 from forest_files.store.base import Origins, StoreBase, check_kinds
 from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
+
+_EXAMPLE = "[(source_id, 'derived_from')]"
 
 
 def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:
@@ -49,6 +53,30 @@ def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:
     return clean
 
 
+def _write_args(
+    bucket: object, jurisdiction: object, meta: object, origins: object
+) -> tuple[dict[str, Any], list[tuple[int, str]]]:
+    """``write``'s ``meta`` as a dict and its ``origins`` checked, once every argument
+    has its shape (a list as ``bucket`` raised ``TypeError`` from a set lookup)."""
+    args.name("write", "bucket", bucket, BUCKETS)
+    args.name("write", "jurisdiction", jurisdiction, JURISDICTIONS)
+    meta_obj = args.mapping("write", "meta", meta)
+    pairs = [] if origins is None else args.collection("write", "origins", origins, _EXAMPLE)
+    if bucket in RESERVED_BUCKETS:
+        raise ForestError(
+            f"bucket '{bucket}' is written only by a ceremony; "
+            "use root_to_ground/supersede/seal/unseal"
+        )
+    checked = check_kinds(
+        bounds.check_list("origins", pairs, bounds.MAX_ORIGINS),
+        allow_ceremony=False,
+        field="write: origins: edge kind",
+    )
+    if bucket not in BUCKETS:
+        raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
+    return meta_obj, checked
+
+
 class WriteMixin(StoreBase):
     _pending_wild_access: set[int]
 
@@ -67,19 +95,7 @@ class WriteMixin(StoreBase):
         scroll_ptr: Mapping[str, Any] | None = None,
     ) -> int:
         """Write one entry. Arrival never promotes: nothing written here is ground."""
-        if bucket in RESERVED_BUCKETS:
-            raise ForestError(
-                f"bucket '{bucket}' is written only by a ceremony; "
-                "use root_to_ground/supersede/seal/unseal"
-            )
-        checked = check_kinds(
-            bounds.check_list("origins", origins or (), bounds.MAX_ORIGINS), allow_ceremony=False
-        )
-        if bucket not in BUCKETS:
-            raise ForestError(
-                f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}"
-            )
-        meta_obj = dict(meta or {})
+        meta_obj, checked = _write_args(bucket, jurisdiction, meta, origins)
         if bucket == ROOT_BUCKET:
             ptr = scroll_ptr if scroll_ptr is not None else meta_obj.get("scroll_ptr")
             if ptr is None:
@@ -181,7 +197,7 @@ class WriteMixin(StoreBase):
     @guarded
     def add_edge(self, from_id: int, to_id: int, kind: str) -> None:
         """Add one non-ceremony edge (idempotent for an identical edge)."""
-        check_kinds([(to_id, kind)], allow_ceremony=False)
+        check_kinds([(to_id, kind)], allow_ceremony=False, field="add_edge: kind")
         with self.atomic():
             self.require(from_id, "add_edge")
             self.require(to_id, "add_edge")

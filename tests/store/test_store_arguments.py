@@ -79,3 +79,75 @@ def test_recall_similar_good_arguments_accepted(store: ForestStore, scroll: Scro
         assert len(store.recall_similar("bees", limit=limit)) == 2
     logged = store.conn.execute("SELECT open_buckets_json FROM retrieval_log").fetchall()
     assert [r[0] for r in logged][:4] == ['["note"]'] * 4
+
+
+def _write(store: ForestStore, origin: int, **change: Any) -> int:
+    kwargs: dict[str, Any] = {
+        "body": "bees eat nectar",
+        "bucket": "note",
+        "signature": "author",
+        "origins": [(origin, "derived_from")],
+    }
+    return store.write(**{**kwargs, **change})
+
+
+BAD_WRITES = [
+    pytest.param({"bucket": ["note"]}, "bucket: must be a str, not list", id="bucket-list"),
+    pytest.param({"bucket": None}, "bucket: must be a str, not NoneType", id="bucket-none"),
+    pytest.param(
+        {"jurisdiction": ["home"]}, "jurisdiction: must be a str, not list", id="jur-list"
+    ),
+    pytest.param({"jurisdiction": 1}, "jurisdiction: must be a str, not int", id="jur-int"),
+    pytest.param(
+        {"origins": "PAIR:list-kind"}, "origins: edge kind: must be a str, not list", id="kind"
+    ),
+    pytest.param({"meta": "ab"}, "meta: must be a mapping", id="meta-str"),
+    pytest.param({"meta": [1]}, "meta: must be a mapping", id="meta-list"),
+    pytest.param({"meta": [("k", "v")]}, "meta: must be a mapping", id="meta-pairs"),
+    pytest.param({"meta": 0}, "meta: must be a mapping", id="meta-zero"),
+    pytest.param({"origins": 5}, "origins: must be a list, not int", id="origins-int"),
+    pytest.param({"origins": "ab"}, "origins: must be a list, not str", id="origins-str"),
+    pytest.param(
+        {"origins": "PAIR:generator"}, "origins: must be a list, not generator", id="origins-gen"
+    ),
+]
+
+
+def _resolve(change: dict[str, Any], pair: int) -> dict[str, Any]:
+    """Values that need the pair's id (a kind that is a list, a one-shot generator)."""
+    if change.get("origins") == "PAIR:list-kind":
+        return {"origins": [(pair, ["derived_from"])]}
+    if change.get("origins") == "PAIR:generator":
+        return {"origins": ((pair, k) for k in ["derived_from"])}
+    return change
+
+
+@pytest.mark.parametrize(("change", "match"), BAD_WRITES)
+def test_write_bad_argument_shape_refused(
+    store: ForestStore, scroll: Scroll, change: dict[str, Any], match: str
+) -> None:
+    pair = make_pair(store, scroll)
+    assert_refused(
+        store,
+        lambda: _write(store, pair, **_resolve(change, pair)),
+        match=f"^write: {match}",
+        exc=BoundsRefused,
+    )
+
+
+def test_add_edge_kind_not_str_refused(store: ForestStore, scroll: Scroll) -> None:
+    pair = make_pair(store, scroll)
+    note = make_entry(store, pair, "bees eat nectar")
+    assert_refused(
+        store,
+        lambda: store.add_edge(note, pair, ["cites"]),  # type: ignore[arg-type]
+        match="^add_edge: kind: must be a str, not list; use one of: ",
+        exc=BoundsRefused,
+    )
+
+
+def test_write_good_argument_shapes_accepted(store: ForestStore, scroll: Scroll) -> None:
+    pair = make_pair(store, scroll)
+    for origins in ([(pair, "derived_from")], ((pair, "derived_from"),), {(pair, "cites")}):
+        for meta in (None, {}, {"k": "v"}):
+            assert store.get(_write(store, pair, origins=origins, meta=meta)) is not None
