@@ -28,6 +28,20 @@ SUDO = {"SUDO_UID": str(NOBODY)}
 BOUND = 30  # seconds a hang is given before ``timeout`` ends it: a bound, never a measure
 
 
+def as_root_with_owner(repo: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Root's ``forest`` run in ``repo`` under ``SUDO_UID`` as ``script`` (a child whose
+    audit hook plays the repository's owner at the moment it names), to its end."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=repo,
+        env={**os.environ, **git_env(), **SUDO},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
 @pytest.fixture(scope="module")
 def place() -> Iterator[tuple[Path, Path]]:
     if not as_root():
@@ -124,15 +138,7 @@ def _swapped(place: tuple[Path, Path], tmp_path: Path, name: str) -> Path:
     shutil.rmtree(state / "cache")
     outside = tmp_path / "var"
     (outside / "cache").mkdir(parents=True)
-    env = {**os.environ, **git_env(), **SUDO}
-    subprocess.run(
-        [sys.executable, "-c", _SWAP_AFTER_MKDIR, str(state), str(outside)],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    as_root_with_owner(repo, _SWAP_AFTER_MKDIR, str(state), str(outside))
     assert (state.with_name("forest-moved") / "cache").is_dir()  # the owner did swap it
     return outside
 
@@ -205,16 +211,8 @@ def test_watch_log_link_planted_at_rotation_refused(
     roots = tmp_path / "roots"
     roots.write_bytes(b"root's own\n")
     roots.chmod(0o600)
-    env = {**os.environ, **git_env(), **SUDO}
     args = [str(log_path), str(roots), str(NOBODY)]
-    subprocess.run(
-        [sys.executable, "-c", _LINK_AT_ROTATION, *args],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        timeout=120,
-        check=False,
-    )
+    as_root_with_owner(repo, _LINK_AT_ROTATION, *args)
     assert log_path.is_symlink() and log_path.with_name("watch.log.1").is_file()  # it rotated
     assert roots.read_bytes() == b"root's own\n"
     assert roots.stat().st_uid == 0
@@ -258,16 +256,7 @@ def test_restore_capture_link_planted_at_part_refused(
     roots = tmp_path / "roots"
     roots.write_bytes(b"root's own\n")
     roots.chmod(0o600)
-    env = {**os.environ, **git_env(), **SUDO}
-    done = subprocess.run(
-        [sys.executable, "-c", _LINK_AT_PART, str(roots), str(NOBODY)],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = as_root_with_owner(repo, _LINK_AT_PART, str(roots), str(NOBODY))
     assert roots.read_bytes() == b"root's own\n" and roots.stat().st_uid == 0
     assert (repo / "doc.md").read_text(encoding="utf-8") == drifted
     (link,) = (repo / ".git" / "forest" / "captures").iterdir()
@@ -322,15 +311,6 @@ def test_view_prune_views_folder_swapped_for_link_refused(
     for n in range(9):
         (outside / f"app{n}.db").write_bytes(b"root's database %d\n" % n)
         os.utime(outside / f"app{n}.db", ns=(n * 10**9, n * 10**9))
-    env = {**os.environ, **git_env(), **SUDO}
-    done = subprocess.run(
-        [sys.executable, "-c", _SWAP_VIEWS, str(views), str(outside)],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = as_root_with_owner(repo, _SWAP_VIEWS, str(views), str(outside))
     assert views.is_symlink() and views.with_name("views-moved").is_dir(), done.stderr
     assert sorted(p.name for p in outside.iterdir()) == [f"app{n}.db" for n in range(9)]

@@ -10,12 +10,7 @@ the old words: nothing explains them away.
 
 from __future__ import annotations
 
-import os
-import shutil
-import sys
 from pathlib import Path
-
-import pytest
 
 from forest_files.custody.applied import deps_for
 from forest_files.custody.repository import Repository
@@ -26,20 +21,16 @@ from forest_files.ledger.segment_write import write_segment
 from forest_files.ledger.segments import body_path
 from tests.helpers.cli import forest
 from tests.helpers.custody import BY
+from tests.helpers.filter_repo import PATH, needs_filter_repo
 from tests.helpers.forgetting import WORDS, adopted_then_cleaned
 from tests.helpers.git import commit_all, git
 
-_BIN = str(Path(sys.executable).parent)  # the venv's scripts: git-filter-repo among them
-pytestmark = pytest.mark.skipif(
-    shutil.which("git-filter-repo", path=f"{_BIN}{os.pathsep}{os.environ['PATH']}") is None,
-    reason="git-filter-repo is not installed (the test extra has it)",
-)
+pytestmark = needs_filter_repo
 _AUTH = '\n[authority]\n"doc.md" = ["t <t@example.org>"]\n'
 
 
 def _rewritten(root: Path, body: str) -> None:
     """Every commit's ``body`` taken out, as forget's route does (here in place)."""
-    path = f"{_BIN}{os.pathsep}{os.environ['PATH']}"
     git(
         root,
         "filter-repo",
@@ -48,7 +39,7 @@ def _rewritten(root: Path, body: str) -> None:
         "--invert-paths",
         "--path",
         body,
-        env={"PATH": path},
+        env={"PATH": PATH},
     )
 
 

@@ -14,23 +14,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 from forest_files.governance.forget_rewrite import rewrite_place
 from tests.helpers.cli import forest
+from tests.helpers.filter_repo import PATH, needs_filter_repo
 from tests.helpers.forgetting import SECRET, SENTINEL, WORDS, adopted_then_cleaned
 from tests.helpers.git import commit_all, git, git_env, make_repo
-
-_BIN = str(Path(sys.executable).parent)  # the venv's scripts: git-filter-repo among them
-_FILTER_REPO = shutil.which("git-filter-repo", path=f"{_BIN}{os.pathsep}{os.environ['PATH']}")
-needs_filter_repo = pytest.mark.skipif(
-    _FILTER_REPO is None, reason="git-filter-repo is not installed (the test extra has it)"
-)
 
 
 def _forgotten(tmp_path: Path, *, remote: bool) -> tuple[Path, str]:
@@ -59,7 +50,7 @@ def _printed(output: str, needle: str) -> str:
 
 def _run(root: Path, line: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(git_env(), PATH=f"{_BIN}{os.pathsep}{os.environ['PATH']}")
+    env.update(git_env(), PATH=PATH)
     return subprocess.run(
         ["bash", "-c", line], cwd=root, env=env, capture_output=True, text=True, check=False
     )
