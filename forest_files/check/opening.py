@@ -47,6 +47,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from pathlib import Path
 
+    from forest_files.custody.content import GitTreeSource
     from forest_files.custody.source_config import SourceConfig
 
 # Loaded on first use: a remembered verdict (fastcheck) opens none of these.
@@ -69,6 +70,7 @@ def open_custody(
     key: tuple[str, str] | None = None,
     config: SourceConfig | None = None,
     bound: dict[Path, set[str]] | None = None,
+    listing: GitTreeSource | None = None,
 ) -> Custody:
     """The custody of ``source``: ``worktree``, ``index`` (the staged ledger and
     files) or a commit.
@@ -83,7 +85,8 @@ def open_custody(
     git source as the caller read it (custody/source_config.py): a view built here
     does not read it again. ``bound``: the paths the ledgers of views this caller
     opened bind, by view, filled in here (a range judges its commits of one ledger
-    with one read of that view's remembered paths)."""
+    with one read of that view's remembered paths). ``listing``: the git index as the
+    caller listed it whole (check/staged_listing.py), taken as the content source."""
     from forest_files.check.opened import WORKTREE
 
     if source == WORKTREE:
@@ -94,7 +97,7 @@ def open_custody(
 
     from forest_files.check.opening_git import open_git
 
-    where = (touched, keep_index_file, fingerprint, replay, key, config, bound)
+    where = (touched, keep_index_file, fingerprint, replay, key, config, bound, listing)
     return open_git(Path(root), source, within, *where)
 
 

@@ -28,6 +28,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # the light doors (fastcheck, the hook) load none of this
     from pathlib import Path
 
+    from forest_files.custody.content import GitTreeSource
     from forest_files.custody.source_config import SourceConfig
 
 
@@ -58,6 +59,7 @@ def open_git(
     key: tuple[str, str] | None,
     config: SourceConfig | None = None,
     bound: dict[Path, set[str]] | None = None,
+    listing: GitTreeSource | None = None,
 ) -> Custody:
     from forest_files.custody.viewkey import ledger_fingerprint, view_path
 
@@ -74,6 +76,7 @@ def open_git(
     rev = None if source == INDEX else source
     only = tuple(sorted(touched)) if touched is not None else ()
     tree = (rev, keep_index_file, only)  # the content source, made when first read
+    given = listing if (rev, only) == (None, ()) else None  # the whole index, listed already
     free = False  # no contest possible: the segments or the sealed view said so
     if touched is not None:
         known = bound.get(view) if bound is not None else None
@@ -89,7 +92,7 @@ def open_git(
     wanted = sorted(touched) if touched is not None else None
     got = view_map(root, source, view, keep_index_file, wanted, replay, config, bound)
     if got is None:
-        return Custody(root, source, ABSENT, [], {}, view=view, tree=tree)
+        return Custody(root, source, ABSENT, [], {}, view=view, content=given, tree=tree)
     via, found = got
     bindings = found.bindings
     if touched is not None:
@@ -99,7 +102,15 @@ def open_git(
 
         bindings = [b for b in bindings if any(under(b.path, p) for p in within)]
     return Custody(
-        root, source, via, bindings, found.grounds, view=view, tree=tree, contest_free=free
+        root,
+        source,
+        via,
+        bindings,
+        found.grounds,
+        view=view,
+        content=given,
+        tree=tree,
+        contest_free=free,
     )
 
 

@@ -53,6 +53,7 @@ def run_check(
     (the working tree, no diffs): each finding's kind as reported, no route built and no
     adopter read (explain.py ``unrouted``: ``forest status``'s table)."""
     if source == "index":  # the staged forest.toml decides, never the working tree's
+        head = None
         if quick and not paths:
             from forest_files.check.judged import judged_clean
             from forest_files.custody.viewkey import head_custody
@@ -63,7 +64,7 @@ def run_check(
 
                 report = judge_staged_at(root, head, diffs=diffs)  # HEAD asked of git once
                 return report._replace(where="git index (the staged change; HEAD judged clean)")
-        return _index(root, paths, diffs)
+        return _index(root, paths, diffs, head)
     if source == "worktree":
         return _worktree(root, paths, diffs, without, routes)
     return _commit(root, source, paths, diffs)
@@ -171,32 +172,15 @@ def _named(
         conn.close()
 
 
-def _remember_head(root: Path, bound: set[str]) -> None:
-    """Every binding of the index is clean: so is HEAD's, when the index differs from
-    HEAD in no bound path, no ledger file, forest.toml or ``.gitattributes`` (whose
-    rules the check judged are the index's: HEAD's may make git rewrite a bound file on
-    checkout, which the staged change's check asks only of a staged one; judged.py)."""
-    from forest_files import gitio
-    from forest_files.check.checkout_rewrite import is_rules
-    from forest_files.check.judged import remember_clean
-    from forest_files.kernel.paths import CONFIG_NAME, LEDGER_PREFIX
-
-    head = gitio.head_commit(root)
-    if head is None:
-        return
-    changes = gitio.staged_changes(root, keep_index_file=True, head=head)
-    touched = {c.path for c in changes} | {c.old_path for c in changes if c.old_path}
-    custody = any(p.startswith(LEDGER_PREFIX) or p == CONFIG_NAME or is_rules(p) for p in touched)
-    if not custody and not (touched & bound):
-        remember_clean(root, head)
-
-
-def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
+def _index(
+    root: Path, paths: tuple[str, ...], diffs: bool, head: tuple[str, str] | None
+) -> CheckReport:
     """Every binding of the staged ledger against the staged files (the store is
     opened only to explain a finding); blobs this machine hashed before are not
-    read again (statcache.BlobHashCache). A failed file's index entries, for the
-    conversion and conflict readers, come from the content source's own listing
-    (content_git.py ``entries_at``): the index is not listed again for them."""
+    read again (statcache.BlobHashCache). The whole index is listed once: forest.toml,
+    the view key (``head``: HEAD's, from ``head_custody``) and a failed file's index
+    entries and flags, for the conversion, conflict and unstaged readers, come from
+    that listing (staged_listing.py; content_git.py ``entries_at``, ``flags_at``)."""
     from forest_files.check import contests
     from forest_files.check.commit_plan import with_plan
     from forest_files.check.coverage import in_source
@@ -204,11 +188,20 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
     from forest_files.check.explain import explain
     from forest_files.check.explain_diffs import with_diffs
     from forest_files.check.opening import open_custody
+    from forest_files.check.staged_listing import listed_index, remember_head
     from forest_files.custody.content import GitTreeSource
-    from forest_files.custody.source_config import source_config
 
-    read = source_config(root, "index", keep_index_file=True)  # once: a view built takes it
-    with open_custody(root, "index", within=paths, keep_index_file=True, config=read) as custody:
+    listed = listed_index(root, head, keyed=not paths)
+    read, key = listed.config, listed.fingerprint  # a view built takes the config read
+    with open_custody(
+        root,
+        "index",
+        within=paths,
+        keep_index_file=True,
+        config=read,
+        fingerprint=key,
+        listing=listed.content,
+    ) as custody:
         content = custody.content
         assert isinstance(content, GitTreeSource)
         bindings, view = custody.bindings, custody.view
@@ -233,7 +226,7 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
         more = _no_binding(content, findings, paths, lambda: contests.of_view(view, findings))
         failed = any(f.failed for f in findings)
         if not failed and not paths and not gaps and not more:
-            _remember_head(root, {b.path for b in bindings})
+            remember_head(root, {b.path for b in bindings}, head, listed.changes)
         # Who adopted a ground or a contest's heads: the view's rows read-only, as the
         # hook reads them; the store (Forest 0.4's ops) is opened for a terminal's diffs.
         reader = custody.reader() if (failed or more) and not diffs else None
@@ -251,7 +244,8 @@ def _index(root: Path, paths: tuple[str, ...], diffs: bool) -> CheckReport:
                 reader.close()
         if not failed:
             return report
-        report = with_plan(report, bindings, content.read, parsed, root=root)  # the commit's route
+        flags = content.flags_at  # the listing's: the index is not asked again
+        report = with_plan(report, bindings, content.read, parsed, root=root, flags=flags)
         return with_diffs(report, custody.store(), bindings, content) if diffs else report
 
 

@@ -115,8 +115,9 @@ def test_warm_status_json_unpacks_no_binding_and_builds_no_finding_accepted(
 def test_cold_staged_check_lists_forest_toml_once_accepted(tmp_path: Path) -> None:
     """A full ``forest check --staged`` with no view of the staged ledger yet (a fresh
     clone, or caches removed) reads forest.toml from the index once: the view it
-    builds takes the config the check read (one ``git ls-files -- forest.toml``,
-    where it took three: twice in the build, once for the required targets)."""
+    builds takes the config the check read (no ``git ls-files -- forest.toml`` of its
+    own: it is taken from the index's one listing, check/staged_listing.py; it took
+    three: twice in the build, once for the required targets, then one)."""
     repo = adopted_repo(tmp_path, "f.md", "# A\n\nwords\n", "f.md#A")
     write(repo, "f.md", "# B\n\nnew words\n\n# A\n\nwords\n")  # a bound file: judged
     git(repo, "add", "f.md")
@@ -125,7 +126,7 @@ def test_cold_staged_check_lists_forest_toml_once_accepted(tmp_path: Path) -> No
     cold = door(repo, "check", "--staged")
     assert cold.stdout == "1 binding(s) checked against the git index: 0 not clean\n"
     config = [g for g in cold.gits if g.startswith("git ls-files") and g.endswith("-- forest.toml")]
-    assert len(config) == 1, cold.gits
+    assert config == [], cold.gits
 
 
 def test_staged_unbound_file_asks_no_contest_of_a_contest_free_ledger_accepted(
@@ -140,3 +141,23 @@ def test_staged_unbound_file_asks_no_contest_of_a_contest_free_ledger_accepted(
     assert "HEAD judged clean" in quick.stdout
     assert "forest_files.check.staged_contests" in quick.imported
     assert "forest_files.check.contests" not in quick.imported
+
+
+def test_full_staged_check_bound_file_staged_lists_index_once_accepted(tmp_path: Path) -> None:
+    """A full ``forest check --staged`` (HEAD not judged clean: a bound file staged)
+    asks HEAD of git once and lists the index once: forest.toml and the view key come
+    from that listing and HEAD's alias (check/staged_listing.py), where it resolved HEAD
+    twice and listed forest.toml, then the ledger and forest.toml, before the index. The
+    staged change (``diff-index``) is asked once, and the report is unchanged."""
+    repo = adopted_repo(tmp_path, "f.md", "# A\n\nwords\n\n# B\n\nmore\n", "f.md#A")
+    door(repo, "check", "--staged")  # the views and HEAD's alias, as any earlier run leaves
+    shutil.rmtree(local_state(repo) / "cache", ignore_errors=True)  # HEAD not judged clean
+    write(repo, "f.md", "# A\n\nwords\n\n# B\n\nother\n")  # a bound file, outside its section
+    git(repo, "add", "f.md")
+    cold = door(repo, "check", "--staged")
+    assert cold.stdout == "1 binding(s) checked against the git index: 0 not clean\n"
+    heads = [g for g in cold.gits if g.startswith("git rev-parse") and "HEAD" in g]
+    listings = [g for g in cold.gits if g.startswith("git ls-files")]
+    assert len(heads) == 1, cold.gits
+    assert listings == ["git ls-files -s -v -z --full-name"], cold.gits
+    assert len([g for g in cold.gits if g.startswith("git diff-index")]) == 1, cold.gits
