@@ -22,7 +22,8 @@ stands: gitio ``deciding_rules``, asked only once a file is found);
 reached: the hook asks git only of those), ``reached`` (the same of the
 ``.gitattributes`` a source holds: a source with none above a bound file asks nothing),
 ``asked_paths`` (the same of those a git source holds that ``can_set`` a rewriting
-attribute: ``forest init``'s line only unsets them, and asks nothing);
+attribute: ``forest init``'s line only unsets them, and asks nothing; ``settable`` and
+``rules_above``, the same for the paths a staged change reached);
 ``routes`` (the line that unsets the attributes for the file, at the end of the
 ``.gitattributes`` of its own directory, which outranks those above it, or the rule
 deleted in the ``.gitattributes`` the finding names, reached from where the user
@@ -100,9 +101,29 @@ def asked_paths(bound: Iterable[str], content: GitTreeSource) -> list[str]:
     there = reached(bound, rules)
     if not there or rules is None:
         return there
+    return settable(there, rules, content)
+
+
+def settable(there: list[str], rules: Iterable[str], content: GitTreeSource) -> list[str]:
+    """The paths of ``there`` that some of ``rules`` (``.gitattributes`` files the git
+    source ``content`` holds) that ``can_set`` lies above; a rules file ``content``
+    cannot read as one regular blob (a symlink, unmerged) is taken as one that can."""
     held = [r for r in rules if changed_rules(there, [r])]  # above some bound path
     texts = content.read_unedited(held)
     return changed_rules(there, [r for r in held if can_set(texts.get(r, b"ident"))])
+
+
+def rules_above(paths: Iterable[str]) -> list[str]:
+    """Every ``.gitattributes`` path whose rules can reach one of ``paths``: one in
+    each directory above it, the top's included."""
+    out = set()
+    for path in paths:
+        cut = path.rfind("/")
+        while cut > 0:
+            out.add(f"{path[:cut]}/{RULES}")
+            cut = path.rfind("/", 0, cut)
+        out.add(RULES)
+    return sorted(out)
 
 
 def findings(
@@ -227,4 +248,6 @@ __all__ = [
     "judged_paths",
     "reached",
     "routes",
+    "rules_above",
+    "settable",
 ]

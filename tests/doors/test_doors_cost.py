@@ -161,3 +161,34 @@ def test_full_staged_check_bound_file_staged_lists_index_once_accepted(tmp_path:
     assert len(heads) == 1, cold.gits
     assert listings == ["git ls-files -s -v -z --full-name"], cold.gits
     assert len([g for g in cold.gits if g.startswith("git diff-index")]) == 1, cold.gits
+
+
+def test_staged_rules_that_set_no_rewrite_ask_no_attributes_accepted(tmp_path: Path) -> None:
+    """A commit staging a ``.gitattributes`` above a bound file (HEAD judged clean: the
+    hook's judgement): no attribute is asked of git (no ``check-attr``, no throwaway git
+    directory) when no ``.gitattributes`` above the bound file has a word that can set a
+    rewrite (before: every bound path under it asked); one that sets ``ident`` is still
+    found, and its finding worded as before."""
+    repo = adopted_repo(tmp_path, "f.md", "# A\n\nwords\n", "f.md#A")
+    door(repo, "check", "--staged")  # HEAD judged clean
+    rules = (repo / ".gitattributes").read_text() + "*.png binary\n*.md text eol=lf\n"
+    write(repo, ".gitattributes", rules)
+    git(repo, "add", ".gitattributes")
+    quiet = door(repo, "check", "--staged")
+    assert quiet.stdout.endswith("(the staged change; HEAD judged clean): 0 not clean\n")
+    assert not [g for g in quiet.gits if "check-attr" in g or "object-format" in g], quiet.gits
+    write(repo, ".gitattributes", rules + "f.md ident\n")
+    git(repo, "add", ".gitattributes")
+    trace = repo.parent / "git-trace.txt"
+    found = subprocess.run(
+        [sys.executable, "-c", ENTRY, "check", "--staged"],
+        cwd=repo,
+        env={**os.environ, **git_env(), "GIT_TRACE": str(trace)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert found.returncode == 1, found.stderr
+    assert found.stdout.startswith(
+        "rewritten-on-checkout f.md a rule in .gitattributes makes git rewrite it (`ident`)"
+    ), found.stdout
