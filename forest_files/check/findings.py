@@ -220,6 +220,9 @@ class _ReportFields(NamedTuple):
     # the summary of a run that checked nothing (a refused forest ci: gate/refusal.py),
     # said instead of "N binding(s) checked against WHERE"
     judged_nothing: str = ""
+    # HEAD's commit as the run asked it of git (the audit record names it, asking git
+    # nothing more: doors/doorlog.py); None when the run did not ask
+    head: str | None = None
 
 
 class CheckReport(_ReportFields):

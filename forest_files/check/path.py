@@ -16,7 +16,7 @@ may be committed).
 Test: tests/doors/test_doors.py, tests/check/test_coverage.py,
 tests/check/test_staged_check_listed_once.py,
 tests/check/test_rebound_texts_no_index.py, tests/doors/test_watch_unreadable_contests.py,
-tests/check/test_adopter_unreadable_index.py
+tests/check/test_adopter_unreadable_index.py, tests/doors/test_staged_audit_head.py
 """
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def run_check(
     pre-commit hook does; the report then lists those bindings only. ``without`` (the
     working tree, no paths): the whole tree but these paths (apart.py). ``routes`` off
     (the working tree, no diffs): each finding's kind as reported, no route built and no
-    adopter read (explain.py ``unrouted``: ``forest status``'s table)."""
+    adopter read (explain.py ``unrouted``: ``forest status``'s table). A report of the
+    index names HEAD's commit (``head``) when the run asked it of git (``quick``)."""
     if source == "index":  # the staged forest.toml decides, never the working tree's
         head = None
         if quick and not paths:
@@ -63,8 +64,10 @@ def run_check(
                 from forest_files.check.staged import judge_staged_at
 
                 report = judge_staged_at(root, head, diffs=diffs)  # HEAD asked of git once
-                return report._replace(where="git index (the staged change; HEAD judged clean)")
-        return _index(root, paths, diffs, head)
+                where = "git index (the staged change; HEAD judged clean)"
+                return report._replace(where=where, head=head[0])
+        report = _index(root, paths, diffs, head)
+        return report if head is None else report._replace(head=head[0])
     if source == "worktree":
         return _worktree(root, paths, diffs, without, routes)
     return _commit(root, source, paths, diffs)

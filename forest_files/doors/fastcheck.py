@@ -157,7 +157,7 @@ def _check(args: CheckArgs) -> int:
     if not report.ok:  # recorded whether or not standard output takes the report
         from forest_files.doors.doorlog import record_findings
 
-        record_findings(root, "check", report.failed)
+        record_findings(root, "check", report.failed, head=report.head)  # None: asked there
     if args.as_json:
         import json
 
