@@ -1,11 +1,13 @@
 """The public rooting gate: ``root_to_ground``.
 
 Stores: one adoption record (through ``ForestStore._root``).
-Refuses (``CeremonyRefusal``): blank signature, missing adopting words,
-praise-only words ("enthusiasm is not root"), unknown entries, a body hash
-other than the one shown, a ``source_verbatim`` that differs from the stored
-body. The store's own refusals (sealed, superseded, already ground, race
-loser) surface as ``ForestError``; ``CeremonyRefusal`` is one too.
+Refuses (``BoundsRefused``, before any work): words, a signature, a hash or
+``source_verbatim`` that is not a str. Refuses (``CeremonyRefusal``): blank
+signature, missing adopting words, praise-only words ("enthusiasm is not
+root"), unknown entries, a body hash other than the one shown, a
+``source_verbatim`` that differs from the stored body. The store's own
+refusals (sealed, superseded, already ground, race loser) surface as
+``ForestError``; ``CeremonyRefusal`` is one too.
 Returns: the rooted entry id (Forest 0.4's contract).
 Test: tests/store/test_store_hostile.py
 """
@@ -16,6 +18,8 @@ from typing import TYPE_CHECKING
 
 from forest_files.kernel.errors import CeremonyRefusal
 from forest_files.praise import is_praise, refuse_praise
+from forest_files.store import args
+from forest_files.store.ceremonies import texts
 
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
@@ -33,6 +37,13 @@ def root_to_ground(
     source_verbatim: str | None = None,
 ) -> int:
     """Root ``entry_id`` exactly as displayed: compare-and-root on its body hash."""
+    texts(
+        "root_to_ground",
+        adopting_words=adopting_words,
+        adopting_signature=adopting_signature,
+        expected_body_hash=expected_body_hash,
+    )
+    args.text("root_to_ground", "source_verbatim", source_verbatim, "entry_body", optional=True)
     if not isinstance(adopting_signature, str) or not adopting_signature.strip():
         raise CeremonyRefusal("root without a speaker signature refused")
     if not isinstance(adopting_words, str) or not adopting_words.strip():

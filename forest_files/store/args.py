@@ -3,15 +3,18 @@
 Stores: nothing.
 Refuses (``BoundsRefused``, a ``ForestError``, naming the op and the argument):
 a word of a closed vocabulary (a bucket, a jurisdiction, an edge kind) that is not
-a str, or not in its vocabulary; a list argument (``origins``, ``open_buckets``)
-that is a str, bytes, a mapping, an iterator or no collection at all; ``meta``
+a str, or not in its vocabulary; a text (a signature, adopting words, a hash) that
+is not a str, which 0.4 refused as if blank ("unsigned insert refused"); a list
+argument (``origins``, ``open_buckets``) that is a str, bytes, a mapping, an
+iterator or no collection at all; ``meta``
 that is not a mapping; a ``limit`` that is not an int (a bool, a float, a str),
 or beyond SQLite's integer range. Forest 0.4 let each of these reach a
 ``set`` lookup, ``dict()``, ``int()`` or SQL, and raised a raw ``TypeError``,
 ``ValueError`` or ``OverflowError`` from deep inside, or (a str as
 ``open_buckets``, an unknown bucket) silently matched nothing. Values are never
 echoed (a secret may be in one); an item is named by its position.
-Returns: the checked value (a collection as a list).
+Returns: the checked value (a collection as a list; a list of words once each, in
+the order first given).
 Test: tests/store/test_store_arguments.py
 """
 
@@ -36,6 +39,20 @@ def name(what: str, field: str, value: object, vocab: Collection[str]) -> str:
     return value
 
 
+def text(
+    what: str, field: str, value: object, example: str, *, optional: bool = False
+) -> str | None:
+    """``value`` if it is a str (or None, when ``optional``); whether a blank one will
+    do is the caller's to say."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        kind = type(value).__name__
+        shape = "a str or None" if optional else "a str"
+        raise _refuse(what, field, f"must be {shape}, not {kind}; e.g. {field}={example}")
+    return value
+
+
 def word(what: str, field: str, value: object, vocab: Collection[str]) -> str:
     """``value`` if it is a str of ``vocab``."""
     if name(what, field, value, vocab) not in vocab:
@@ -54,13 +71,14 @@ def collection(what: str, field: str, value: object, example: str) -> list[Any]:
 
 
 def words(what: str, field: str, value: object, vocab: Collection[str]) -> list[str]:
-    """The names of ``value`` (None: none) if it is a collection of strs of ``vocab``."""
+    """The names of ``value`` (None: none) if it is a collection of strs of ``vocab``,
+    each once (a name given twice asks for nothing more than once)."""
     if value is None:
         return []
     items = collection(what, field, value, "['note']")
     for i, item in enumerate(items):
         word(what, f"{field}[{i}]", item, vocab)
-    return items
+    return list(dict.fromkeys(items))
 
 
 def mapping(what: str, field: str, value: object) -> dict[str, Any]:

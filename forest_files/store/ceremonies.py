@@ -5,7 +5,9 @@ superseding entries with both a ``supersedes`` and a ``derived_from`` edge: the
 rows of forest_files/store/rows.py, the ones an act declares. ``supersede_beside``
 and ``seal_beside`` write the same rows without the status gate, for the ledger
 applier (a merged branch superseded or sealed the same entry too).
-Refuses (under BEGIN IMMEDIATE, so the loser of a race is refused, never
+Refuses, before any work (store/args.py, ``BoundsRefused`` naming the argument):
+words, a signature or a hash that is not a str, a ``bucket`` that is not a str or
+None. Refuses (under BEGIN IMMEDIATE, so the loser of a race is refused, never
 silently last-write-wins): roots without hash, words or signature; roots of
 unknown, ceremony, sealed, superseded, contested or already-ground entries;
 hash mismatches; supersessions of what is not current ground, into a
@@ -22,17 +24,36 @@ from __future__ import annotations
 
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError, InvalidTransition, Refusal
-from forest_files.kernel.vocab import RESERVED_BUCKETS
+from forest_files.kernel.vocab import BUCKETS, RESERVED_BUCKETS, ROOT_BUCKET
 from forest_files.praise import refuse_praise
 from forest_files.scrub import ScrubFn, default_scrub
-from forest_files.store import rows
+from forest_files.store import args, rows
 from forest_files.store.base import StoreBase, new_stamp
 from forest_files.store.connection import guarded
 from forest_files.store.rows import Stamp
 
+# How a refusal says to pass each text a ceremony takes (store/args.py ``text``).
+_EXAMPLES = {
+    "quote": "'in your own words'",
+    "adopting_words": "'I have read this and adopt it'",
+    "adopting_signature": "'author'",
+    "signature": "'author'",
+    "expected_body_hash": "hash_body(body)",
+}
+
+# The buckets a supersession may write (a pair needs scroll evidence; ceremonies their own act).
+_SUCCESSOR_BUCKETS = BUCKETS - RESERVED_BUCKETS - {ROOT_BUCKET}
+
 
 def _blank(value: object) -> bool:
     return not isinstance(value, str) or not value.strip()
+
+
+def texts(what: str, **fields: object) -> None:
+    """Refuse any of ``fields`` that is not a str, naming it (0.4 called a list given
+    as a signature unsigned, as words missing)."""
+    for field, value in fields.items():
+        args.text(what, field, value, _EXAMPLES[field])
 
 
 class CeremonyMixin(StoreBase):
@@ -48,6 +69,12 @@ class CeremonyMixin(StoreBase):
     ) -> int:
         """Root an entry in place: one adoption record that ``adopts`` it (the ceremony
         behind ``root_to_ground``)."""
+        texts(
+            "root",
+            quote=quote,
+            adopting_signature=adopting_signature,
+            expected_body_hash=expected_body_hash,
+        )
         if _blank(expected_body_hash):
             raise ForestError("root: expected_body_hash required (hash of the body shown)")
         if _blank(quote):
@@ -147,6 +174,21 @@ class CeremonyMixin(StoreBase):
         *,
         beside: bool,
     ) -> int:
+        texts(
+            "supersede",
+            adopting_words=adopting_words,
+            adopting_signature=adopting_signature,
+            signature=signature,
+        )
+        args.text(
+            "supersede",
+            "expected_body_hash",
+            expected_body_hash,
+            "hash_body(new_body)",
+            optional=True,
+        )
+        if bucket is not None:
+            args.name("supersede", "bucket", bucket, _SUCCESSOR_BUCKETS)
         if _blank(adopting_words):
             raise ForestError("supersession without adopting words refused")
         refuse_praise(adopting_words)
@@ -211,6 +253,7 @@ class CeremonyMixin(StoreBase):
         sealing: bool,
         beside: bool,
     ) -> int:
+        texts("seal" if sealing else "unseal", quote=quote, signature=signature)
         with self.atomic():
             row = self.require(entry_id, "seal" if sealing else "unseal")
             if not beside and self._sealed(entry_id) == sealing:

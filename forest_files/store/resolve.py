@@ -3,10 +3,10 @@
 Stores: one new entry carrying the picked head's text, with a ``supersedes``
 edge to every live head of the contested chain and a ``derived_from`` edge to
 the pick, and one adoption record that ``adopts`` it — in one transaction.
-Refuses: an entry that is not contested ("is not contested",
-``InvalidTransition``), a pick that is not a live head of the same chain, blank
-or praise-only words, a blank signature, an unknown id (``NotFound``), another
-scope's id (``ScopeMismatch``).
+Refuses: words or a signature that is not a str (``BoundsRefused`` naming it); an
+entry that is not contested ("is not contested", ``InvalidTransition``), a pick
+that is not a live head of the same chain, blank or praise-only words, a blank
+signature, an unknown id (``NotFound``), another scope's id (``ScopeMismatch``).
 Returns: the new ground entry's id.
 Test: tests/custody/test_resolve.py
 """
@@ -17,6 +17,7 @@ from forest_files.kernel.errors import ForestError, InvalidTransition, Refusal
 from forest_files.praise import refuse_praise
 from forest_files.store import queries, rows
 from forest_files.store.base import StoreBase, new_stamp
+from forest_files.store.ceremonies import texts
 from forest_files.store.connection import guarded
 from forest_files.store.rows import Stamp
 
@@ -48,6 +49,7 @@ class ResolveMixin(StoreBase):
         new entry may be contested (a merged branch superseded a head as well).
         """
         replay = heads is not None
+        texts("resolve", adopting_words=adopting_words, adopting_signature=adopting_signature)
         if not isinstance(adopting_words, str) or not adopting_words.strip():
             raise ForestError("resolve without adopting words refused")
         refuse_praise(adopting_words)

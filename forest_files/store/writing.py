@@ -8,7 +8,7 @@ scopes (``ScopeMismatch``: both ends must be of the store's scope), orphans
 ("orphan insert refused"), pairs without a ``scroll_ptr`` by any path,
 negative or non-integer scroll offsets, a ``previous_pair_id`` that is not a
 pair; and, at the op (store/args.py, ``BoundsRefused`` naming the argument), a
-``bucket``, ``jurisdiction`` or origin kind that is not a str, a ``meta`` that is
+``bucket``, ``jurisdiction``, ``signature`` or origin kind that is not a str, a ``meta`` that is
 not a mapping, ``origins`` that is not a list.
 Returns: entry ids.
 Test: tests/store/test_store_hostile.py, tests/store/test_store_arguments.py
@@ -54,11 +54,13 @@ def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:
 
 
 def _write_args(
-    bucket: object, jurisdiction: object, meta: object, origins: object
+    bucket: object, jurisdiction: object, signature: object, meta: object, origins: object
 ) -> tuple[dict[str, Any], list[tuple[int, str]]]:
     """``write``'s ``meta`` as a dict and its ``origins`` checked, once every argument
-    has its shape (a list as ``bucket`` raised ``TypeError`` from a set lookup)."""
+    has its shape (a list as ``bucket`` raised ``TypeError`` from a set lookup, a list
+    as ``signature`` was called unsigned)."""
     args.name("write", "bucket", bucket, BUCKETS)
+    args.text("write", "signature", signature, "'author'")
     args.name("write", "jurisdiction", jurisdiction, JURISDICTIONS)
     meta_obj = args.mapping("write", "meta", meta)
     pairs = [] if origins is None else args.collection("write", "origins", origins, _EXAMPLE)
@@ -95,7 +97,7 @@ class WriteMixin(StoreBase):
         scroll_ptr: Mapping[str, Any] | None = None,
     ) -> int:
         """Write one entry. Arrival never promotes: nothing written here is ground."""
-        meta_obj, checked = _write_args(bucket, jurisdiction, meta, origins)
+        meta_obj, checked = _write_args(bucket, jurisdiction, signature, meta, origins)
         if bucket == ROOT_BUCKET:
             ptr = scroll_ptr if scroll_ptr is not None else meta_obj.get("scroll_ptr")
             if ptr is None:

@@ -12,9 +12,17 @@ from typing import Any
 
 import pytest
 
-from forest_files import ForestStore, Scroll
+from forest_files import ForestStore, Scroll, root_to_ground
 from forest_files.kernel.bounds import BoundsRefused
-from tests.helpers.store import assert_refused, make_entry, make_pair
+from tests.helpers.store import (
+    ADOPTING_WORDS,
+    AUTHOR,
+    assert_refused,
+    body_hash_of,
+    make_entry,
+    make_pair,
+    rooted_entry,
+)
 
 BAD_OPEN_BUCKETS = [
     pytest.param("note", "open_buckets: must be a list, not str", id="str"),
@@ -101,6 +109,11 @@ BAD_WRITES = [
     pytest.param(
         {"origins": "PAIR:list-kind"}, "origins: edge kind: must be a str, not list", id="kind"
     ),
+    pytest.param(
+        {"signature": ["ada"]}, "signature: must be a str, not list; e.g. ", id="sig-list"
+    ),
+    pytest.param({"signature": None}, "signature: must be a str, not NoneType", id="sig-none"),
+    pytest.param({"signature": 7}, "signature: must be a str, not int", id="sig-int"),
     pytest.param({"meta": "ab"}, "meta: must be a mapping", id="meta-str"),
     pytest.param({"meta": [1]}, "meta: must be a mapping", id="meta-list"),
     pytest.param({"meta": [("k", "v")]}, "meta: must be a mapping", id="meta-pairs"),
@@ -151,3 +164,92 @@ def test_write_good_argument_shapes_accepted(store: ForestStore, scroll: Scroll)
     for origins in ([(pair, "derived_from")], ((pair, "derived_from"),), {(pair, "cites")}):
         for meta in (None, {}, {"k": "v"}):
             assert store.get(_write(store, pair, origins=origins, meta=meta)) is not None
+
+
+def test_recall_similar_duplicate_open_buckets_accepted(store: ForestStore, scroll: Scroll) -> None:
+    """A bucket named twice asks for what naming it once does: the same answer, and the
+    retrieval log records each bucket once (0.4 logged ``["note", "note"]``)."""
+    pair = make_pair(store, scroll, "bees", "bees hum")
+    note = make_entry(store, pair, "bees eat nectar")
+    once = store.recall_similar("bees", open_buckets=["note"])
+    for buckets in (["note", "note"], ("note", "note", "note")):
+        assert store.recall_similar("bees", open_buckets=buckets) == once
+    both = store.recall_similar("bees", open_buckets=["pair", "note", "pair"])
+    assert sorted(s["id"] for s in both) == [pair, note]
+    logged = store.conn.execute("SELECT open_buckets_json FROM retrieval_log ORDER BY id")
+    assert [r[0] for r in logged] == ['["note"]'] * 3 + ['["pair", "note"]']
+
+
+# Each ceremony's texts, given a list: 0.4 called a list as a signature "unsigned",
+# as words "missing", and as a hash a mismatch echoing it.
+CEREMONY_TEXTS = [
+    ("root", "quote"),
+    ("root", "adopting_signature"),
+    ("root", "expected_body_hash"),
+    ("root_to_ground", "adopting_words"),
+    ("root_to_ground", "adopting_signature"),
+    ("root_to_ground", "expected_body_hash"),
+    ("root_to_ground", "source_verbatim"),
+    ("supersede", "adopting_words"),
+    ("supersede", "adopting_signature"),
+    ("supersede", "signature"),
+    ("supersede", "expected_body_hash"),
+    ("seal", "quote"),
+    ("seal", "signature"),
+    ("unseal", "quote"),
+    ("unseal", "signature"),
+    ("resolve", "adopting_words"),
+    ("resolve", "adopting_signature"),
+]
+
+
+def _ceremony(store: ForestStore, scroll: Scroll, op: str) -> tuple[Any, dict[str, Any]]:
+    """The call of ``op`` on a fitting entry, and its good keyword arguments."""
+    if op in ("root", "root_to_ground"):
+        note = make_entry(store, make_pair(store, scroll), "bees eat nectar")
+        good = {"entry_id": note, "expected_body_hash": body_hash_of(store, note)}
+        if op == "root":
+            return store.root, {**good, "quote": ADOPTING_WORDS, "adopting_signature": AUTHOR}
+        words = {"adopting_words": ADOPTING_WORDS, "adopting_signature": AUTHOR}
+        return lambda **kw: root_to_ground(store, **kw), {**good, **words}
+    ground = rooted_entry(store, scroll)
+    if op == "unseal":
+        store.seal(entry_id=ground, quote="withdrawn", signature=AUTHOR)
+    if op in ("seal", "unseal"):
+        return getattr(store, op), {"entry_id": ground, "quote": "why", "signature": AUTHOR}
+    words = {"adopting_words": ADOPTING_WORDS, "adopting_signature": AUTHOR}
+    if op == "resolve":
+        return store.resolve, {"contested_id": ground, "pick_id": ground, **words}
+    return store.supersede, {"old_id": ground, "new_body": "bees eat pollen", **words}
+
+
+@pytest.mark.parametrize(("op", "field"), CEREMONY_TEXTS)
+def test_ceremony_text_not_str_refused(
+    store: ForestStore, scroll: Scroll, op: str, field: str
+) -> None:
+    call, kwargs = _ceremony(store, scroll, op)
+    err = assert_refused(
+        store,
+        lambda: call(**{**kwargs, field: ["author"]}),
+        match=rf"^{op}: {field}: must be a str( or None)?, not list; e\.g\. {field}=",
+        exc=BoundsRefused,
+    )
+    assert "author" not in str(err).split("e.g.")[0]
+
+
+@pytest.mark.parametrize("bucket", [["note"], {"note": 1}, 3, 1.5, True])
+def test_supersede_bucket_not_str_refused(store: ForestStore, scroll: Scroll, bucket: Any) -> None:
+    """A list or dict raised ``TypeError`` (unhashable) from a set lookup; an int was
+    "unknown bucket 3". The buckets offered are the ones a supersession may write."""
+    ground = rooted_entry(store, scroll)
+    err = assert_refused(
+        store,
+        lambda: store.supersede(
+            old_id=ground, new_body="bees eat pollen", adopting_words=ADOPTING_WORDS, bucket=bucket
+        ),
+        match=rf"^supersede: bucket: must be a str, not {type(bucket).__name__}; use one of: ",
+        exc=BoundsRefused,
+    )
+    choices = str(err).split("use one of: ")[1].split(", ")
+    assert "note" in choices and "pair" not in choices and "adoption_record" not in choices
+    assert store.is_ground(ground)
