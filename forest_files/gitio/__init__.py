@@ -35,6 +35,8 @@ _EXPORTS: dict[str, str] = {
     "deciding_rules": "forest_files.gitio.attr_source",
     "config_get": "forest_files.gitio.config",
     "config_origin": "forest_files.gitio.config",
+    "remote_names": "forest_files.gitio.config",
+    "upstream_remote": "forest_files.gitio.config",
     "user_identity": "forest_files.gitio.config",
     "SUBMODULE_MODE": "forest_files.gitio.content",
     "attributes": "forest_files.gitio.content",
@@ -141,6 +143,7 @@ __all__ = [
     "paths_added",
     "range_parents",
     "refuse_option",
+    "remote_names",
     "resolve_commit",
     "rev_list",
     "run_git",
@@ -154,6 +157,7 @@ __all__ = [
     "unstaged_paths",
     "untracked",
     "untracked_split",
+    "upstream_remote",
     "user_identity",
     "worktree_list",
 ]
@@ -171,6 +175,8 @@ if TYPE_CHECKING:
     from forest_files.gitio.config import (
         config_get,
         config_origin,
+        remote_names,
+        upstream_remote,
         user_identity,
     )
     from forest_files.gitio.content import (

@@ -3,7 +3,8 @@
 Stores: nothing.
 Refuses: an invalid config key (GitFailed).
 Returns: ``config_get`` a key's effective value (or None), ``config_origin`` its
-scope and origin, ``user_identity`` ``"Name <email>"`` as git would sign a commit.
+scope and origin, ``user_identity`` ``"Name <email>"`` as git would sign a commit,
+``remote_names`` the remotes, ``upstream_remote`` the current branch's remote.
 Test: tests/gitio/test_gitio.py
 """
 
@@ -60,4 +61,22 @@ def user_identity(repo: Path | str) -> str | None:
     return f"{name} <{email}>"
 
 
-__all__ = ["config_get", "config_origin", "user_identity"]
+def remote_names(repo: Path | str) -> list[str]:
+    """The names of ``repo``'s remotes, as ``git remote`` lists them (a remote's name is
+    a ref name part: never a newline, but maybe ``$``, a quote or a leading ``-``)."""
+    proc = run_git(repo, ["remote"])
+    return [name for name in decode(proc.stdout).split("\n") if name]
+
+
+def upstream_remote(repo: Path | str) -> str | None:
+    """The remote the current branch tracks (``branch.<name>.remote``), or None: a
+    detached HEAD, no upstream, or one in this repository itself (``.``)."""
+    head = run_git(repo, ["symbolic-ref", "-q", "HEAD"], ok_codes=(0, 1))
+    ref = decode(head.stdout).strip()
+    if head.returncode != 0 or not ref.startswith("refs/heads/"):
+        return None
+    remote = config_get(repo, f"branch.{ref.removeprefix('refs/heads/')}.remote")
+    return None if remote in (None, "", ".") else remote
+
+
+__all__ = ["config_get", "config_origin", "remote_names", "upstream_remote", "user_identity"]

@@ -4,14 +4,18 @@
 a fresh clone": the clone ``forest forget`` ran in never is), and in the fresh clone it
 rewrites it removes the ``origin`` remote, so a plain ``git push --force`` there fails.
 So the route rewrites a fresh clone made beside this one (``git clone --no-local``: a
-local clone's hard-linked objects fail filter-repo's check too) and adds ``origin``
-back; a second command, printed apart so the rewritten clone can be looked over first,
-force-pushes every branch and tag. filter-repo expires the fresh clone's reflog and
-prunes the old objects itself. Every step names the fresh clone with ``git -C``: no
-``cd`` leaves the shell somewhere else. The file of erased lines and the fresh clone are named
-by absolute paths beside this clone (outside both work trees), so the line works
-pasted in any directory. Without an ``origin`` remote the fresh clone is made from
-this clone and takes its place.
+local clone's hard-linked objects fail filter-repo's check too) from the remote this
+clone pushes to, and adds that remote back under its own name; a second command,
+printed apart so the rewritten clone can be looked over first, force-pushes every
+branch and tag. filter-repo expires the fresh clone's reflog and prunes the old
+objects itself. Every step names the fresh clone with ``git -C``: no ``cd`` leaves
+the shell somewhere else. The file of erased lines and the fresh clone are named by
+absolute paths beside this clone (outside both work trees), so the line works pasted
+in any directory. The remote is the current branch's upstream's, else the only one,
+else ``origin``; a remote's name is quoted and put after ``--`` (it may hold ``$``, a
+quote or a leading ``-``). The other remotes are named: they hold the old history
+too. Without such a remote the fresh clone is made from this clone and takes its
+place.
 
 Stores: nothing.
 Refuses: nothing.
@@ -42,11 +46,14 @@ _TRANSPORT = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://|[^/:]+:)")
 
 @dataclass(frozen=True)
 class RewritePlace:
-    """``root``: this clone's top; ``url``: ``origin``'s URL as the pasted line names
-    it (a shell word or a ``$(…)`` reading it), None without ``origin``."""
+    """``root``: this clone's top; ``url``: the chosen remote's URL as the pasted line
+    names it (a shell word or a ``$(…)`` reading it), None without one; ``remote``:
+    its name; ``others``: the other remotes (they hold the old history too)."""
 
     root: Path
     url: str | None
+    remote: str = "origin"
+    others: tuple[str, ...] = ()
 
     @property
     def erased_file(self) -> Path:
@@ -57,7 +64,7 @@ class RewritePlace:
         return self.root.parent / f"{self.root.name}-rewrite"
 
     def steps(self, body_rel: str) -> str:
-        """Clone fresh, rewrite there, and (with ``origin``) add ``origin`` back."""
+        """Clone fresh, rewrite there, and (with a remote) add the remote back."""
         source = self.url if self.url is not None else shell_word(str(self.root))
         fresh = shell_word(str(self.fresh))
         words = [
@@ -66,31 +73,49 @@ class RewritePlace:
             f"--replace-text {shell_word(str(self.erased_file))}",
         ]
         if self.url is not None:
-            words.append(f"git -C {fresh} remote add origin {self.url}")
+            words.append(f"git -C {fresh} remote add -- {shell_word(self.remote)} {self.url}")
         return " && ".join(words)
 
     def push(self) -> str | None:
-        """The rewritten clone's force-push of every branch and tag (None without
-        ``origin``: the user knows where the old history went)."""
+        """The rewritten clone's force-push of every branch and tag (None without a
+        remote: the user knows where the old history went)."""
         if self.url is None:
             return None
-        fresh = shell_word(str(self.fresh))
+        fresh, name = shell_word(str(self.fresh)), shell_word(self.remote)
         return (
-            f"git -C {fresh} push --force --all origin && git -C {fresh} push --force --tags origin"
+            f"git -C {fresh} push --force --all -- {name} && "
+            f"git -C {fresh} push --force --tags -- {name}"
         )
 
 
+def _pushed_to(top: Path) -> tuple[str | None, tuple[str, ...]]:
+    """The remote this clone pushes to (the current branch's upstream's, else the only
+    one, else ``origin``; None when none of them is) and the other remotes."""
+    names = gitio.remote_names(top)
+    upstream = gitio.upstream_remote(top)
+    if upstream in names:
+        chosen: str | None = upstream
+    elif len(names) == 1:
+        chosen = names[0]
+    else:
+        chosen = "origin" if "origin" in names else None
+    return chosen, tuple(n for n in names if n != chosen)
+
+
 def rewrite_place(root: Path) -> RewritePlace:
-    """Where the rewrite of ``root``'s history happens: beside it, from ``origin``."""
+    """Where the rewrite of ``root``'s history happens: beside it, from the remote it
+    pushes to."""
     top = Path(os.path.abspath(root))
-    url = gitio.config_get(top, "remote.origin.url")
-    if url is None or not url.strip():
-        return RewritePlace(top, None)
+    remote, others = _pushed_to(top)
+    url = None if remote is None else gitio.config_get(top, f"remote.{remote}.url")
+    if remote is None or url is None or not url.strip():
+        return RewritePlace(top, None, others=tuple(n for n in (remote, *others) if n))
     if _PASSWORD.match(url):
-        return RewritePlace(top, f'"$(git -C {shell_word(str(top))} remote get-url origin)"')
+        read = f"git -C {shell_word(str(top))} remote get-url -- {shell_word(remote)}"
+        return RewritePlace(top, f'"$({read})"', remote, others)
     if not _TRANSPORT.match(url) and not os.path.isabs(url):  # a path git reads from the top
         url = os.path.normpath(top / url)
-    return RewritePlace(top, shell_word(url))
+    return RewritePlace(top, shell_word(url), remote, others)
 
 
 def cannot_do(body_hash: str, place: RewritePlace) -> tuple[str, ...]:
@@ -101,8 +126,9 @@ def cannot_do(body_hash: str, place: RewritePlace) -> tuple[str, ...]:
     fresh = shell_word(str(place.fresh))
     push = place.push()
     if push is not None:
-        first = "push the forget's commit"
-        why = "so this rewrites a fresh clone beside this one and adds origin back"
+        remote = shell_word(place.remote)
+        first = f"push the forget's commit to the remote {remote}"
+        why = f"so this rewrites a fresh clone of {remote} beside this one and adds it back"
         then = f"; look the rewritten clone {fresh} over, then force-push it: `{push}`"
         others = "every other clone, this one too,"
     else:
@@ -112,6 +138,13 @@ def cannot_do(body_hash: str, place: RewritePlace) -> tuple[str, ...]:
             "tags wherever the old history was pushed"
         )
         others = "every other clone, this one too once the fresh one replaces it,"
+    if place.others:
+        named = ", ".join(shell_word(n) for n in place.others)
+        which = "other remotes" if push is not None else "remotes"
+        then += (
+            f"; the {which} of this clone ({named}) hold the old history too: "
+            "force-push the rewritten branches and tags to each"
+        )
     return (
         "this is not cryptographic erasure: git history, other clones, forks, CI caches "
         "and backups still hold the text",

@@ -4,9 +4,10 @@ With the real ``git filter-repo``: the printed line, pasted in the clone where f
 ran (once the forget's commit is pushed and the erased line put in the file it names),
 rewrites a fresh clone; the force-push it prints apart (after the rewrite is looked
 over) pushes it, so a clone of the remote holds the text nowhere in its history and
-still holds the forget's commit; the rewrite alone pushes nothing. Without an ``origin``
-remote the line rewrites a fresh clone of this one. A remote URL carrying a password
-is never printed.
+still holds the forget's commit; the rewrite alone pushes nothing. The remote is the
+one the current branch tracks (``upstream``, a name full of shell syntax), else the only
+one, else ``origin``; the others are named. Without a remote the line rewrites a fresh
+clone of this one. A remote URL carrying a password is never printed.
 """
 
 from __future__ import annotations
@@ -17,22 +18,25 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from forest_files.governance.forget_rewrite import rewrite_place
+import pytest
+
+from forest_files.governance.forget_rewrite import cannot_do, rewrite_place
 from tests.helpers.cli import forest
 from tests.helpers.filter_repo import PATH, needs_filter_repo
 from tests.helpers.forgetting import SECRET, SENTINEL, WORDS, adopted_then_cleaned
 from tests.helpers.git import commit_all, git, git_env, make_repo
 
 
-def _forgotten(tmp_path: Path, *, remote: bool) -> tuple[Path, str]:
+def _forgotten(tmp_path: Path, *, remote: str | None) -> tuple[Path, str]:
     """A clone whose secret ground was forgotten through the CLI and committed (and
-    pushed to a bare ``origin`` when ``remote``): the clone and forget's output."""
+    pushed to a bare repository ``remote.git``, the remote ``remote`` its branch tracks,
+    when given): the clone and forget's output."""
     root, old = adopted_then_cleaned(tmp_path)
     commit_all(root, "clean")
-    if remote:
-        origin = make_repo(tmp_path, "origin.git", bare=True)
-        git(root, "remote", "add", "origin", str(origin))
-        git(root, "push", "-q", "-u", "origin", "main")
+    if remote is not None:
+        bare = make_repo(tmp_path, "remote.git", bare=True)
+        git(root, "remote", "add", "--", remote, str(bare))
+        git(root, "push", "-q", "-u", "--", remote, "main")
     result = forest(root, "forget", old, "--words", WORDS, "--as", "t <t@example.org>")
     assert result.exit_code == 0, result.stderr
     git(root, "add", "-A", ".forest/ledger")
@@ -68,17 +72,38 @@ def _pasted(root: Path, output: str) -> subprocess.CompletedProcess[str]:
 
 @needs_filter_repo
 def test_forget_rewrite_pasted_in_its_clone_accepted(tmp_path: Path) -> None:
-    root, output = _forgotten(tmp_path, remote=True)
+    root, output = _forgotten(tmp_path, remote="origin")
+    _pasted_and_pushed(tmp_path, root, output)
+
+
+# A remote's name is a ref name part: it may hold ``$``, ``(``, ``>``, a quote, a leading
+# ``-``; read unquoted by a shell, the second would create the file ``pwned``.
+@needs_filter_repo
+@pytest.mark.parametrize("name", ["upstream", "-up$(>pwned)it's"])
+def test_forget_rewrite_remote_not_named_origin_pasted_accepted(tmp_path: Path, name: str) -> None:
+    """The branch tracks a remote not named ``origin``: the printed lines clone it, add it
+    back under its own name and force-push to it (before: the no-remote route, a clone
+    of the local path and not a word about pushing)."""
+    root, output = _forgotten(tmp_path, remote=name)
+    assert "wherever the old history was pushed" not in output
+    assert f"remote add -- {shlex.quote(name)} " in output
+    _pasted_and_pushed(tmp_path, root, output)
+    assert not (root / "pwned").exists() and not (tmp_path / "pwned").exists()
+
+
+def _pasted_and_pushed(tmp_path: Path, root: Path, output: str) -> None:
+    """Paste the rewrite, see the remote untouched, paste the push, and see a clone of the
+    remote hold the text nowhere and the forget's commit still."""
     assert SENTINEL.lower() in git(root, "log", "-p", "--all").lower()  # the test sees it
     proc = _pasted(root, output)
     assert proc.returncode == 0, proc.stderr + proc.stdout
     untouched = tmp_path / "untouched"  # the rewrite alone pushes nothing
-    git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), str(untouched))
+    git(tmp_path, "clone", "-q", str(tmp_path / "remote.git"), str(untouched))
     assert SENTINEL.lower() in git(untouched, "log", "-p", "--all").lower()
     pushed = _run(root, _printed(output, "push --force"))
     assert pushed.returncode == 0, pushed.stderr + pushed.stdout
     after = tmp_path / "after"
-    git(tmp_path, "clone", "-q", str(tmp_path / "origin.git"), str(after))
+    git(tmp_path, "clone", "-q", str(tmp_path / "remote.git"), str(after))
     assert SENTINEL.lower() not in git(after, "log", "-p", "--all").lower()
     assert git(after, "log", "-1", "--format=%s") == "forget"  # the erase act kept
     (body,) = re.findall(r"--path (\S+)", output)
@@ -87,7 +112,7 @@ def test_forget_rewrite_pasted_in_its_clone_accepted(tmp_path: Path) -> None:
 
 @needs_filter_repo
 def test_forget_rewrite_without_remote_pasted_accepted(tmp_path: Path) -> None:
-    root, output = _forgotten(tmp_path, remote=False)
+    root, output = _forgotten(tmp_path, remote=None)
     proc = _pasted(root, output)
     assert proc.returncode == 0, proc.stderr + proc.stdout
     fresh = tmp_path / "repo-rewrite"
@@ -102,4 +127,26 @@ def test_forget_rewrite_url_with_password_accepted(tmp_path: Path) -> None:
     git(root, "remote", "add", "origin", "https://u:tok3n-abc@example.org/r.git")
     steps = rewrite_place(root).steps(".forest/ledger/bodies/ab/ab.txt")
     assert "tok3n" not in steps
-    assert f"$(git -C {root} remote get-url origin)" in steps
+    assert f"$(git -C {root} remote get-url -- origin)" in steps
+
+
+def test_forget_rewrite_several_remotes_others_named_detected(tmp_path: Path) -> None:
+    """Several remotes: the one the branch tracks is chosen, else ``origin``, else none
+    (the no-remote route); every other remote is named as holding the old history."""
+    root = make_repo(tmp_path)
+    for name in ("github", "origin", "$backup"):
+        git(root, "remote", "add", "--", name, str(tmp_path / f"{name}.git"))
+    place = rewrite_place(root)
+    assert (place.remote, place.others) == ("origin", ("$backup", "github"))
+    git(root, "config", "branch.main.remote", "github")
+    place = rewrite_place(root)
+    assert (place.remote, place.others) == ("github", ("$backup", "origin"))
+    said = " ".join(cannot_do("ab" * 32, place))
+    assert "push --force --all -- github " in said
+    assert "the other remotes of this clone ('$backup', origin) hold the old history" in said
+    git(root, "config", "--unset", "branch.main.remote")
+    git(root, "remote", "remove", "origin")
+    place = rewrite_place(root)
+    assert (place.url, place.others) == (None, ("$backup", "github"))
+    said = " ".join(cannot_do("ab" * 32, place))
+    assert "the remotes of this clone ('$backup', github) hold the old history" in said
