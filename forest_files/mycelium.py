@@ -4,7 +4,9 @@ Stores: ``question`` entries with ``asks_about`` origins; ``feeds``,
 ``answers`` and ``reopens`` edges. Nothing here ever promotes.
 Refuses: a question about nothing ("about_ids is empty"), acts on an entry
 that is not a question ("not a question") or on a sealed question ("sealed");
-ids of another scope (``ScopeMismatch``), unknown ids (``NotFound``). Fruits
+ids of another scope (``ScopeMismatch``), unknown ids (``NotFound``); ``about_ids``
+or ``entry_ids`` that is not a list, an item of ``entry_ids`` that is not an int
+(``BoundsRefused``: 0.4 raised ``TypeError`` or took ``"5"`` for 5). Fruits
 come from the store's scope only.
 Returns: ids, booleans, and fruits whose ``question`` is a preview scrap
 (never a row with a body).
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from forest_files.kernel.errors import ForestError, NotFound, Refusal
-from forest_files.store import queries
+from forest_files.store import args, queries
 from forest_files.store.lookup import check_id
 from forest_files.store.packets import DEFAULT_EXCERPT, scrap
 
@@ -33,6 +35,7 @@ REOPENS = "reopens"
 def plant_question(
     store: ForestStore, *, body: str, about_ids: Sequence[int], signature: str = "model"
 ) -> int:
+    about_ids = args.collection("plant_question", "about_ids", about_ids, "[entry_id]")
     if not about_ids:
         raise ForestError("a question grows next to something; about_ids is empty")
     return store.write(
@@ -79,7 +82,8 @@ def fruits_near(
     store: ForestStore, entry_ids: Sequence[int], *, min_ripeness: int = 0
 ) -> list[dict[str, Any]]:
     """Open, unsealed questions planted on or fed by ``entry_ids``, ripest first."""
-    ids = sorted({int(i) for i in entry_ids})
+    given = args.collection("fruits_near", "entry_ids", entry_ids, "[entry_id]")
+    ids = sorted({check_id(f"fruits_near: entry_ids[{n}]", i) for n, i in enumerate(given)})
     if not ids:
         return []
     found: set[int] = set()

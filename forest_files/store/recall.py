@@ -5,10 +5,11 @@ recorded; that is part of the contract).
 Refuses: queries with no word tokens ("empty query"), an unknown scope,
 unbounded ``excerpt_len``, ``open_buckets`` that is not a list of known bucket
 names and a ``limit`` that is not an int (store/args.py; nothing logged),
-scraps carrying a full body ("full body refused"),
-unlabeled scraps ("unlabeled"), unknown ids (``NotFound``), ids of another
-scope (``ScopeMismatch``), sealed ids (their text never leaves the store
-through recall). Full-text leads come from the store's scope only.
+``recall_side`` scraps that are not a list or a scrap's ``jurisdiction`` that is
+not a str (store/args.py: 0.4 raised ``TypeError``), scraps carrying a full
+body ("full body refused"), unlabeled scraps ("unlabeled"), unknown ids
+(``NotFound``), ids of another scope (``ScopeMismatch``), sealed ids (their text
+never leaves the store through recall). Full-text leads come from the store's scope only.
 Returns: lists of scrap dicts, jurisdiction first, each with the store's
 derived ``trust`` level (an outside scrap the store does not hold is ``wild``:
 nothing here vouches for it; a ``trust`` the caller put on a scrap is
@@ -155,7 +156,7 @@ class RecallMixin(StoreBase):
         """Label scraps ranked elsewhere (a host's vector search) as store previews."""
         check_excerpt_len(excerpt_len)
         out: list[dict[str, Any]] = []
-        for item in scraps:
+        for item in args.collection("recall.side", "scraps", scraps, "[{'id': entry_id}]"):
             if not isinstance(item, Mapping):
                 raise ForestError("recall.side: each scrap must be a mapping with an id")
             if "body" in item and "excerpt" not in item:
@@ -176,6 +177,8 @@ class RecallMixin(StoreBase):
 
     def _side_prelabelled(self, item: Mapping[str, Any], excerpt_len: int) -> dict[str, Any]:
         label = item.get("jurisdiction")
+        if label is not None:
+            args.name("recall.side", "jurisdiction", label, JURISDICTIONS)
         if label not in JURISDICTIONS:
             raise ForestError("unlabeled recall scrap refused (jurisdiction required)")
         if "id" not in item:

@@ -7,7 +7,8 @@ Refuses: forged, unknown or spent tickets, a ticket at another position,
 steps without ``around`` or to undisclosed routes, unknown or sealed
 positions and destinations (a seal after ``open``/``around`` is honoured);
 ``open`` of another scope's id (``ScopeMismatch``) or of an unknown one
-(``NotFound``). Neighbours of another scope are never disclosed.
+(``NotFound``); a ``step`` direction that is not a str (store/args.py: 0.4 raised
+``TypeError``). Neighbours of another scope are never disclosed.
 Returns: ``Trail`` handles, around scraps with routes, read packets.
 Test: tests/store/test_store_hostile.py
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 from forest_files.kernel.errors import ForestError, NotFound
 from forest_files.kernel.vocab import SCROLL_DIRECTIONS
-from forest_files.store import queries
+from forest_files.store import args, queries
 from forest_files.store.base import StoreBase
 from forest_files.store.connection import guarded
 from forest_files.store.lookup import check_id
@@ -118,6 +119,7 @@ class WalkMixin(StoreBase):
     ) -> Trail:
         """Cross exactly one disclosed boundary; spends the ticket, mints a new one."""
         state = self._validate(trail)
+        args.name("step", "direction", direction, SCROLL_DIRECTIONS)
         if direction not in SCROLL_DIRECTIONS:
             raise ForestError("step: direction must be in|out|next|prev")
         if direction == "in" and target is None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from forest_files import ForestStore, Scroll, root_to_ground
+from forest_files import ForestStore, Scroll, fruits_near, plant_question, root_to_ground
 from forest_files.kernel.bounds import BoundsRefused
 from tests.helpers.store import (
     ADOPTING_WORDS,
@@ -253,3 +253,57 @@ def test_supersede_bucket_not_str_refused(store: ForestStore, scroll: Scroll, bu
     choices = str(err).split("use one of: ")[1].split(", ")
     assert "note" in choices and "pair" not in choices and "adoption_record" not in choices
     assert store.is_ground(ground)
+
+
+# Each raised a bare TypeError or ValueError from inside in 0.4 (``fruits_near`` also
+# took the str "5" for entry 5), or (a tuple of strs as ``about_ids``) a refusal of the
+# first character as an origin id.
+OTHER_OPS = [
+    pytest.param("recall_side", 5, "^recall.side: scraps: must be a list, not int", id="side-int"),
+    pytest.param(
+        "recall_side-jurisdiction",
+        ["home"],
+        "^recall.side: jurisdiction: must be a str, not list",
+        id="side-jurisdiction",
+    ),
+    pytest.param("step", ["out"], "^step: direction: must be a str, not list", id="step-list"),
+    pytest.param("plant", 1.5, "^plant_question: about_ids: must be a list, not float", id="plant"),
+    pytest.param(
+        "plant", "12", "^plant_question: about_ids: must be a list, not str", id="plant-str"
+    ),
+    pytest.param(
+        "fruits", None, "^fruits_near: entry_ids: must be a list, not NoneType", id="fruits"
+    ),
+    pytest.param(
+        "fruits",
+        ["1"],
+        r"^fruits_near: entry_ids\[0\]: entry id: must be an int, not str",
+        id="fruits-str-id",
+    ),
+    pytest.param(
+        "fruits",
+        [[1]],
+        r"^fruits_near: entry_ids\[0\]: entry id: must be an int, not list",
+        id="fruits-list-id",
+    ),
+]
+
+
+@pytest.mark.parametrize(("op", "value", "match"), OTHER_OPS)
+def test_face_op_bad_argument_shape_refused(
+    store: ForestStore, scroll: Scroll, op: str, value: Any, match: str
+) -> None:
+    pair = make_pair(store, scroll)
+    note = make_entry(store, pair, "bees eat nectar")
+    trail = store.open(note)
+    store.around(trail)
+    calls = {
+        "recall_side": lambda: store.recall_side(value),
+        "recall_side-jurisdiction": lambda: store.recall_side(
+            [{"id": 99, "jurisdiction": value, "excerpt": "x"}]
+        ),
+        "step": lambda: store.step(trail, value),
+        "plant": lambda: plant_question(store, body="what do bees eat?", about_ids=value),
+        "fruits": lambda: fruits_near(store, value),
+    }
+    assert_refused(store, calls[op], match=match, exc=BoundsRefused)
