@@ -50,10 +50,13 @@ def _blank(value: object) -> bool:
 
 
 def texts(what: str, **fields: object) -> None:
-    """Refuse any of ``fields`` that is not a str, naming it (0.4 called a list given
-    as a signature unsigned, as words missing)."""
+    """Refuse any of ``fields`` that is neither a str nor None, naming it (0.4 called a
+    list given as a signature unsigned, as words missing). None is left to the
+    ceremony's own blank check, which refuses it as 0.4 did (a signature not given is
+    a missing signature, and its refusal class is the one 0.4 callers catch)."""
     for field, value in fields.items():
-        args.text(what, field, value, _EXAMPLES[field])
+        if value is not None:
+            args.text(what, field, value, _EXAMPLES[field])
 
 
 class CeremonyMixin(StoreBase):

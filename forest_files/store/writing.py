@@ -60,7 +60,8 @@ def _write_args(
     has its shape (a list as ``bucket`` raised ``TypeError`` from a set lookup, a list
     as ``signature`` was called unsigned)."""
     args.name("write", "bucket", bucket, BUCKETS)
-    args.text("write", "signature", signature, "'author'")
+    if signature is not None:  # None: "unsigned insert refused", as in 0.4
+        args.text("write", "signature", signature, "'author'")
     args.name("write", "jurisdiction", jurisdiction, JURISDICTIONS)
     meta_obj = args.mapping("write", "meta", meta)
     pairs = [] if origins is None else args.collection("write", "origins", origins, _EXAMPLE)

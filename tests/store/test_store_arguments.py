@@ -14,6 +14,7 @@ import pytest
 
 from forest_files import ForestStore, Scroll, fruits_near, plant_question, root_to_ground
 from forest_files.kernel.bounds import BoundsRefused
+from forest_files.kernel.errors import CeremonyRefusal, ForestError
 from tests.helpers.store import (
     ADOPTING_WORDS,
     AUTHOR,
@@ -112,7 +113,6 @@ BAD_WRITES = [
     pytest.param(
         {"signature": ["ada"]}, "signature: must be a str, not list; e.g. ", id="sig-list"
     ),
-    pytest.param({"signature": None}, "signature: must be a str, not NoneType", id="sig-none"),
     pytest.param({"signature": 7}, "signature: must be a str, not int", id="sig-int"),
     pytest.param({"meta": "ab"}, "meta: must be a mapping", id="meta-str"),
     pytest.param({"meta": [1]}, "meta: must be a mapping", id="meta-list"),
@@ -307,3 +307,33 @@ def test_face_op_bad_argument_shape_refused(
         "fruits": lambda: fruits_near(store, value),
     }
     assert_refused(store, calls[op], match=match, exc=BoundsRefused)
+
+
+# None given for a text: refused as 0.4 refused a missing one, with its class and words
+# (a 0.4 caller catching CeremonyRefusal for an unset signature still catches it).
+NONE_TEXTS = [
+    ("root", "quote", ForestError, "root without adopting words refused"),
+    ("root", "adopting_signature", ForestError, "root without a speaker signature refused"),
+    ("root", "expected_body_hash", ForestError, "expected_body_hash required"),
+    ("root_to_ground", "adopting_words", CeremonyRefusal, "missing adopting words"),
+    ("root_to_ground", "adopting_signature", CeremonyRefusal, "without a speaker signature"),
+    ("supersede", "adopting_words", ForestError, "without adopting words"),
+    ("resolve", "adopting_signature", ForestError, "signature"),
+]
+
+
+@pytest.mark.parametrize(("op", "field", "exc", "match"), NONE_TEXTS)
+def test_ceremony_text_none_refused_as_missing(
+    store: ForestStore, scroll: Scroll, op: str, field: str, exc: type[Exception], match: str
+) -> None:
+    call, kwargs = _ceremony(store, scroll, op)
+    err = assert_refused(store, lambda: call(**{**kwargs, field: None}), match=match, exc=exc)
+    assert not isinstance(err, BoundsRefused)
+
+
+def test_write_signature_none_refused_as_unsigned(store: ForestStore, scroll: Scroll) -> None:
+    pair = make_pair(store, scroll)
+    err = assert_refused(
+        store, lambda: _write(store, pair, signature=None), match="unsigned insert refused"
+    )
+    assert not isinstance(err, BoundsRefused)
