@@ -214,9 +214,12 @@ def open_view(db: Path) -> sqlite3.Connection | None:
     there is no such database."""
     import sqlite3
 
+    from forest_files.kernel.errors import ForestError
+    from forest_files.store.connection import open_db
+
     try:
-        return sqlite3.connect(f"{db.absolute().as_uri()}?mode=rw", uri=True)
-    except sqlite3.Error:
+        return open_db(db, "mode=rw")
+    except (sqlite3.Error, ForestError):
         return None
 
 

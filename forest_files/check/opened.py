@@ -147,11 +147,13 @@ class Custody:
         import sqlite3
         from pathlib import Path
 
+        from forest_files.kernel.errors import ForestError
+        from forest_files.store.connection import open_db
+
         db = self.rows_file()
-        uri = Path(db).absolute().as_uri()
         try:
-            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
-        except sqlite3.Error:
+            conn = open_db(db, "mode=ro")
+        except (sqlite3.Error, ForestError):
             return None
         try:
             conn.execute("PRAGMA schema_version").fetchone()  # its -shm made, or not
@@ -165,7 +167,7 @@ class Custody:
 
                 where = f"cannot read the binding history in {db}"
                 raise translate(exc, where, path=str(db)) from exc
-            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True)
+            conn = open_db(db, "mode=ro&immutable=1")
         return conn
 
     def held_before(self, path: str, selector: str) -> tuple[str, ...]:

@@ -14,6 +14,7 @@ tests/custody/test_index_tables_lost.py
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -21,8 +22,8 @@ from forest_files.custody import lost_config
 from forest_files.custody.config import CONFIG_NAME, ConfigBroken
 from forest_files.kernel.errors import StoreCorruption
 from forest_files.kernel.handover import create_for_owner
-from forest_files.kernel.paths import INDEX_NAME
-from forest_files.kernel.state import refuse_linked_file
+from forest_files.kernel.paths import INDEX_NAME, through_folder
+from forest_files.kernel.state import refuse_linked_file, refuse_unopened
 from forest_files.store.anchor import anchor_body
 from forest_files.store.forest import ForestStore
 
@@ -73,9 +74,19 @@ def dropped(root: Path, project_id: str, index_path: Path, exc: StoreCorruption)
 
 
 def delete_index(index_path: Path) -> None:
-    """The index file and its journal files deleted (it is closed)."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{index_path}{suffix}").unlink(missing_ok=True)
+    """The index file and its journal files deleted (it is closed): as root, by their
+    names in the folder opened from the git directory with no link followed
+    (kernel/paths.py ``through_folder``), never in one a link swapped in leads to."""
+    try:
+        name, fd = through_folder(str(index_path))
+    except OSError as exc:
+        raise refuse_unopened(str(index_path), exc) from exc
+    try:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{name}{suffix}").unlink(missing_ok=True)
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 __all__ = ["delete_index", "dropped", "open_index"]

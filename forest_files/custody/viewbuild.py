@@ -61,6 +61,7 @@ from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.act_refs import body_refs
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
+from forest_files.store.connection import open_db
 from forest_files.store.forest import ForestStore
 
 T = TypeVar("T")
@@ -222,7 +223,7 @@ def _extend(
 
 def _applied(view: Path, ids: set[str]) -> set[str]:
     """Which of ``ids`` the view has applied."""
-    conn = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
+    conn = open_db(view, "mode=ro")
     try:
         wanted = sorted(ids)
         found: set[str] = set()
@@ -238,8 +239,8 @@ def _applied(view: Path, ids: set[str]) -> set[str]:
 
 def _copy(view: Path, tmp: Path) -> None:
     """A consistent copy through SQLite's backup API (a reader may hold the view)."""
-    source = sqlite3.connect(f"{view.as_uri()}?mode=ro", uri=True)
-    dest = sqlite3.connect(tmp)
+    source = open_db(view, "mode=ro")
+    dest = open_db(tmp)
     try:
         dest.execute("PRAGMA synchronous = OFF")  # a private file until its rename
         source.backup(dest)

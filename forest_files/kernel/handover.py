@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import stat
 
-from forest_files.kernel.paths import open_below, state_git_dir, state_parts
+from forest_files.kernel.paths import open_below, open_folder, state_git_dir, state_parts
 
 
 def hand_over(fd: int, path: str) -> None:
@@ -90,14 +90,22 @@ def create_for_owner(path: str) -> None:
     """As root in a git directory another user owns, the file at ``path`` made empty
     (where absent) and handed over, for what creates it by name next: SQLite, which
     makes a database's ``-wal``, ``-shm`` and ``-journal`` its owner's when root makes
-    them. Elsewhere, and where ``path`` exists, nothing."""
+    them. Elsewhere, and where ``path`` exists, nothing. Made in its folder opened from
+    the git directory with no link followed (a folder swapped for a link: nothing)."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or _state_owner(path) is None:
         return
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)  # SQLite's mode
+        at = open_folder(os.path.dirname(os.path.abspath(path)))
+    except OSError:  # a link on the way: what opens it next refuses it
+        return
+    try:
+        name = os.path.basename(path)
+        fd = os.open(name, flags | getattr(os, "O_CLOEXEC", 0), 0o644, dir_fd=at)  # SQLite's
     except OSError:  # there already, or a link: what opens it next decides
         return
+    finally:
+        os.close(at)
     try:
         hand_over(fd, path)
     finally:

@@ -6,7 +6,8 @@ Refuses: nothing.
 Returns: repository-relative names, with ``/`` separators; ``state_git_dir`` (the git
 directory a state path lies in); ``open_below``, a folder under a git directory opened
 with no link followed (the one walk of kernel/handover.py and, through ``open_folder``,
-of kernel/cache.py's writes).
+of kernel/cache.py's writes); ``through_folder``, the name root opens a state file by
+(SQLite's databases) through that folder's descriptor.
 Test: tests/kernel/test_paths.py
 """
 
@@ -98,6 +99,30 @@ def open_folder(folder: str) -> int:
         # in no state directory, or a folder named forest elsewhere (a report's)
         return os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     return open_below(*parts)[0]
+
+
+# Linux names each open descriptor here; a name below one resolves through the folder
+# open at it, whatever its path leads to now (a magic link).
+PROC_FD = "/proc/self/fd"
+_by_fd: list[bool] = []  # [root on a system with PROC_FD], asked once per process
+
+
+def through_folder(path: str) -> tuple[str, int | None]:
+    """The name to open ``path`` by, and the descriptor it goes through (closed by the
+    caller once the file is open). As root where ``PROC_FD`` names open folders, for a
+    file in a state directory: ``/proc/self/fd/N/NAME``, ``N`` its folder opened from the
+    git directory with no link followed (``open_folder``; OSError for a link on the
+    way), so a folder its owner swapped for a link after it was checked never leads the
+    open elsewhere. Else ``path`` itself and None: another user's own files, by path."""
+    if not _by_fd:
+        _by_fd.append(hasattr(os, "geteuid") and os.geteuid() == 0 and os.path.isdir(PROC_FD))
+    if not _by_fd[0]:
+        return path, None
+    folder, name = os.path.split(os.path.abspath(path))
+    if state_parts(folder) is None:
+        return path, None  # in no state directory (a library caller's, a temporary one)
+    fd = open_folder(folder)
+    return f"{PROC_FD}/{fd}/{name}", fd
 
 
 def segment_file(stem: str) -> str:

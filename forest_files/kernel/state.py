@@ -26,6 +26,7 @@ Refuses: a state directory that is a symlink or not a directory, or that cannot 
 created (a read-only or full git directory: the fix named, kernel/access.py's
 ``chmod``/``chown`` where this user may not write it, else its one advice beyond
 the modes) (StateError);
+a state folder that cannot be opened with no link followed (``refuse_unopened``);
 a state file that is a symlink or not a file (``refuse_linked_file``,
 ``open_append``: its removal named, ``rm -r --`` for a folder); a
 ``.git`` file that names no git directory; a ``GIT_DIR`` naming another
@@ -170,6 +171,15 @@ def _real_dir(path: str) -> None:
             f"{path}: expected a directory of forest-files' own, found {found}; "
             f"remove it (rm -- {shell_word(path)}) and run the command again"
         )
+
+
+def refuse_unopened(path: str, exc: OSError) -> BaseException:
+    """The refusal of the state file ``path`` whose folder root could not open from the
+    git directory with no link followed (kernel/paths.py ``through_folder``): a link on
+    the way named with its ``rm`` (``ensure_dir`` raises it), else the folder and why."""
+    folder = os.path.dirname(os.path.abspath(path))
+    ensure_dir(folder)
+    return _refuse(f"{folder}: cannot be opened ({exc.strerror}); run the command again")
 
 
 def _cannot_create(path: str, exc: OSError) -> str:

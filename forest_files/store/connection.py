@@ -21,9 +21,12 @@ names the database file (with its folder) at every step (begin, a method, commit
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
-Returns: connections, the ``atomic`` context manager, the ``guarded`` decorator,
-``read_only`` (a read-only connection that leaves no ``-wal``/``-shm`` it made).
+Returns: connections (``open_db``: every opening of a database, as root in a state
+directory through its folder's descriptor), the ``atomic`` context manager, the
+``guarded`` decorator, ``read_only`` (a read-only connection that leaves no
+``-wal``/``-shm`` it made).
 Test: tests/store/test_store_hostile.py, tests/kernel/test_errors.py,
+tests/doors/test_hostile_owner_databases.py,
 tests/store/test_read_only.py, tests/doors/test_unwritable_state.py
 """
 
@@ -36,7 +39,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from forest_files.kernel.errors import (
     ForestError,
@@ -45,6 +48,8 @@ from forest_files.kernel.errors import (
     StoreConstraint,
     StoreCorruption,
 )
+from forest_files.kernel.paths import PROC_FD, through_folder
+from forest_files.kernel.state import refuse_unopened
 from forest_files.store.queries import MAIN_FILE
 
 BUSY_TIMEOUT_MS = 5000
@@ -63,10 +68,45 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def open_db(path: str | Path, query: str = "", **kwargs: Any) -> sqlite3.Connection:
+    """``sqlite3.connect`` of the database ``path`` (a ``file:`` URI with ``query``, as
+    ``mode=ro``, when given). As root, in a state directory, through its folder's
+    descriptor (kernel/paths.py ``through_folder``): SQLite resolves ``/proc/self/fd/N``
+    to the folder opened, never to where a link swapped in for it since leads, and puts
+    the ``-wal``, ``-shm`` and journal beside the file there; a folder that cannot be so
+    opened (a link on the way) is refused, named (kernel/state.py ``refuse_unopened``)."""
+    try:
+        name, fd = through_folder(str(path))
+    except OSError as exc:
+        raise refuse_unopened(str(path), exc) from exc
+    try:
+        conn = _connect(name, query, kwargs)
+        if fd is not None and (main_file(conn) or PROC_FD).startswith(PROC_FD):
+            # An SQLite before 3.35 keeps the name as given, and would open its journal
+            # through a descriptor number closed (or reused) by then: the folder's name
+            # now, as a later SQLite resolves it.
+            conn.close()
+            name = os.path.join(os.readlink(f"{PROC_FD}/{fd}"), os.path.basename(name))
+            conn = _connect(name, query, kwargs)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    return conn
+
+
+def _connect(name: str, query: str, kwargs: dict[str, Any]) -> sqlite3.Connection:
+    if not query:
+        conn: sqlite3.Connection = sqlite3.connect(name, **kwargs)
+        return conn
+    uri = f"{Path(name).absolute().as_uri()}?{query}"
+    conn = sqlite3.connect(uri, uri=True, **kwargs)
+    return conn
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
     """Open ``path`` in autocommit mode; transactions are explicit (``atomic``)."""
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None)
+        conn = open_db(path, isolation_level=None)
     except sqlite3.Error as exc:
         raise translate(exc, f"cannot open store {path}", path=str(path)) from exc
     conn.row_factory = sqlite3.Row
@@ -89,7 +129,7 @@ def read_only(path: Path) -> Iterator[sqlite3.Connection]:
     them, as it must, and a file this user cannot write keeps them too."""
     beside = [Path(f"{path}{side}") for side in ("-wal", "-shm")]
     made = [p for p in beside if not p.exists()]
-    conn = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    conn = open_db(path, "mode=ro")
     try:
         yield conn
     finally:
@@ -100,8 +140,8 @@ def read_only(path: Path) -> Iterator[sqlite3.Connection]:
 
 def _close_clean(path: Path) -> None:
     try:
-        conn = sqlite3.connect(str(path), isolation_level=None)
-    except sqlite3.Error:
+        conn = open_db(path, isolation_level=None)
+    except (sqlite3.Error, ForestError):
         return
     try:
         conn.execute("PRAGMA busy_timeout = 0")  # another writer: its close tidies

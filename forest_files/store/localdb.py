@@ -39,7 +39,7 @@ from forest_files.kernel.errors import ForestError, NoSpace, StoreBusy, StoreCor
 from forest_files.kernel.handover import create_for_owner
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import refuse_linked_file, shared_dir
-from forest_files.store.connection import connect, damaged, translate
+from forest_files.store.connection import connect, damaged, open_db, translate
 
 # What SQLite keeps beside a database: a new file must not meet an old one's log or
 # journal (SQLite would replay it into the new file), so they move aside with it.
@@ -108,17 +108,16 @@ def read_local(root: Path, name: str, version: int) -> sqlite3.Connection:
     ``version`` is refused: an older one needs the write that upgrades it."""
     path = shared_dir(root, create=False) / name
     refuse_linked_file(path, name, sqlite=True)
-    uri = path.absolute().as_uri()
     try:
         try:
-            conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+            conn = open_db(path, "mode=ro", isolation_level=None)
             conn.execute("PRAGMA schema_version").fetchone()  # the -shm is made, or not
         except sqlite3.OperationalError as exc:
             name_of = getattr(exc, "sqlite_errorname", "")
             blocked = name_of in ("SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN")
             if not blocked or Path(f"{path}-wal").exists():
                 raise
-            conn = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True, isolation_level=None)
+            conn = open_db(path, "mode=ro&immutable=1", isolation_level=None)
         conn.row_factory = sqlite3.Row
         found = int(conn.execute("PRAGMA user_version").fetchone()[0])
     except sqlite3.Error as exc:

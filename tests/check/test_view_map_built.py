@@ -90,9 +90,12 @@ def test_view_map_of_built_store_equals_reopened_view_accepted(
 
 
 COUNTED = """
-import sys
+import os, re, sys
 opened = []
-sys.addaudithook(lambda e, a: opened.append(str(a[0])) if e == "sqlite3.connect" else None)
+# root hands SQLite /proc/self/fd/N/NAME (kernel/paths.py through_folder): named in full
+at_fd = re.compile(r"/proc/self/fd/([0-9]+)(?=/)")
+full = lambda name: at_fd.sub(lambda m: os.readlink(m[0]), name, count=1)
+sys.addaudithook(lambda e, a: opened.append(full(str(a[0]))) if e == "sqlite3.connect" else None)
 from forest_files.doors.gatecmd import run_ci
 from pathlib import Path
 try:

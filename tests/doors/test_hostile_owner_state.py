@@ -13,33 +13,23 @@ import fcntl
 import os
 import shlex
 import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.git import git_env, pasted
-from tests.helpers.unprivileged import NOBODY, adopted_place, as_root, handed_copy
+from tests.helpers.git import pasted
+from tests.helpers.unprivileged import (
+    NOBODY,
+    SUDO,
+    adopted_place,
+    as_root,
+    as_root_with_owner,
+    handed_copy,
+)
 
 FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
-SUDO = {"SUDO_UID": str(NOBODY)}
 BOUND = 30  # seconds a hang is given before ``timeout`` ends it: a bound, never a measure
-
-
-def as_root_with_owner(repo: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """Root's ``forest`` run in ``repo`` under ``SUDO_UID`` as ``script`` (a child whose
-    audit hook plays the repository's owner at the moment it names), to its end."""
-    return subprocess.run(
-        [sys.executable, "-c", script, *args],
-        cwd=repo,
-        env={**os.environ, **git_env(), **SUDO},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,9 @@ A path an event names relative to a folder's descriptor (``dir_fd``: kernel/cach
 writes a record in a folder it opened with no link followed) is named in full, the
 folder's path read back from its descriptor (``/proc/self/fd``), so a kill point
 (``EVENT@PART``) and the log name each file by its path whichever call made it. The
-``open`` event carries no ``dir_fd``: the runner's ``os.open`` notes the one given.
+``open`` event carries no ``dir_fd``: the runner's ``os.open`` notes the one given. A
+name through a folder's descriptor (``/proc/self/fd/N/NAME``, how root hands SQLite a
+database: kernel/paths.py ``through_folder``) is named by the folder's path too.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import sqlite3
 import sys
@@ -172,8 +175,25 @@ def _full(path: Any, dir_fd: Any) -> Any:
         return path
 
 
+_MAGIC = re.compile(r"/proc/self/fd/(?P<fd>[0-9]+)(?=/)")
+
+
+def _unmagic(arg: Any) -> Any:
+    """A name (or ``file:`` URI) that goes through a folder's descriptor
+    (``/proc/self/fd/N/NAME``: kernel/paths.py ``through_folder``, root's way to SQLite)
+    with the folder's path in its place."""
+    if not isinstance(arg, str) or "/proc/self/fd/" not in arg:
+        return arg
+    try:
+        return _MAGIC.sub(lambda m: os.readlink(f"/proc/self/fd/{m['fd']}"), arg, count=1)
+    except OSError:
+        return arg
+
+
 def full_paths(event: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """``args`` with each path an event names relative to a ``dir_fd`` in full."""
+    """``args`` with each path an event names relative to a ``dir_fd``, or through one
+    (``/proc/self/fd/N/``), in full."""
+    args = (_unmagic(args[0]), *args[1:]) if args else args
     if event == "open":
         return (_full(args[0], _OPEN_AT[-1]), *args[1:]) if _OPEN_AT else args
     named = list(args)

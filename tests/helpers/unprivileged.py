@@ -27,6 +27,7 @@ import pytest
 from tests.helpers.git import git_env
 
 NOBODY = 65534
+SUDO = {"SUDO_UID": str(NOBODY)}  # root's commands as ``sudo forest`` by that user
 _AS_NOBODY = ("--reuid=65534", "--regid=65534", "--clear-groups")
 
 
@@ -186,3 +187,17 @@ def script_beside(repo: Path, name: str, text: str) -> Path:
     script.write_text(text, encoding="utf-8")
     script.chmod(0o644)
     return script
+
+
+def as_root_with_owner(repo: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """Root's ``forest`` run in ``repo`` under ``SUDO_UID`` as ``script`` (a child whose
+    audit hook plays the repository's owner at the moment it names), to its end."""
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=repo,
+        env={**os.environ, **git_env(), **SUDO},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
