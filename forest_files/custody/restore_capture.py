@@ -5,9 +5,12 @@ it may hold text nobody adopted; a file that was not text, written over whole, i
 bytes as they were), after one header line naming the restore quoted so it pastes
 (``# captured before `forest restore 'a b.md'```). Written as
 ``<name>.<pid>.part`` beside, fsynced and renamed in, so a kill leaves no capture
-or a whole one, never an empty one; the part files of writers that are gone (their
-pid runs nothing here, or an hour old: kernel/pids.py) are removed by the next
-capture (``forest forget`` reads them as captures: purge.py).
+or a whole one, never an empty one; made, renamed (or removed) in the captures folder
+opened from the git directory with no link followed (kernel/paths.py ``open_folder``),
+so a folder its owner swapped for a link meanwhile never leads the capture elsewhere;
+the part files of writers that are gone (their pid runs nothing here, or an hour old:
+kernel/pids.py) are removed by the next capture (``forest forget`` reads them as
+captures: purge.py).
 Refuses (one-line ``ForestError``): a captures folder that cannot be written (the
 folder, quoted, the reason, and the fix: free space when the disk, a quota or a
 file-size limit refused it, else kernel/access.py's ``access_fix``, the folder named
@@ -16,22 +19,24 @@ the captures folder's owner planted: root truncated and wrote its target), never
 opened, its ``rm`` named, nothing restored.
 Returns: the capture's path.
 Test: tests/custody/test_restore.py, tests/custody/test_restore_capture_quoted.py,
+tests/doors/test_hostile_owner_captures.py,
 tests/custody/test_crash_matrix.py, tests/custody/test_access_beyond_modes_restore.py
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
 from pathlib import Path
 
-from forest_files.custody.restore_files import drop, reason
+from forest_files.custody.restore_files import reason
 from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.handover import hand_over
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.paths import CAPTURES_DIR
+from forest_files.kernel.paths import CAPTURES_DIR, open_folder
 from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.shellword import forest_text, shell_word
 from forest_files.kernel.standing import from_the_top
@@ -51,39 +56,60 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     with from_the_top():  # read later, from anywhere: the step as run at the top
         step = forest_text("restore", selector)
     made = False
+    at: int | None = None
     try:
         ensure_dir(folder)
         sweep_parts(folder)
-        # Written beside and renamed in: a kill between the open and the write left an
-        # empty capture in place, naming no text. fsynced: it keeps the person's text
-        # the rename of their file is about to overwrite.
-        fd = _open_part(part, selector)
+        at = open_folder(str(folder)) if _DIR_FDS else None  # None: by name (Windows)
+        fd = _open_part(part, selector, at)
         made = True
-        with open(fd, "wb") as out:
-            hand_over(fd, str(part))  # root's, in another user's git dir: theirs
-            out.write(f"# captured before `{step}`\n".encode() + data)
-            out.flush()
-            os.fsync(fd)
-        os.replace(part, path)
+        _write_part(fd, part, f"# captured before `{step}`\n".encode() + data)
+        os.replace(*_names(at, part, path), src_dir_fd=at, dst_dir_fd=at)
     except OSError as exc:
         if made:  # what was at the name before is not ours to remove
-            drop(part)
+            with contextlib.suppress(OSError):
+                os.unlink(_names(at, part)[0], dir_fd=at)
         where = shell_word(str(folder))
         fix = FREE_SPACE if no_space(exc) else access_fix(os.fspath(part), exc)
         raise ForestError(
             f"{selector}: the text it replaces cannot be kept in {where} ({reason(exc)}); "
             f"nothing was restored — {fix}, then run the same command again"
         ) from exc
+    finally:
+        if at is not None:
+            os.close(at)
     return path
 
 
-def _open_part(part: Path, selector: str) -> int:
-    """A descriptor of the new file ``part``, never what is at its name already: a link
-    the captures folder's owner planted there (root truncated and wrote its target), a
-    FIFO, a file; refused, its removal named, nothing written."""
+# The part file made, written and renamed in the captures folder's descriptor (POSIX)
+_DIR_FDS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
+
+
+def _names(at: int | None, *paths: Path) -> tuple[str, ...]:
+    """``paths`` as ``os`` takes them: names in the folder open at ``at``, else whole."""
+    return tuple(p.name if at is not None else str(p) for p in paths)
+
+
+def _write_part(fd: int, part: Path, data: bytes) -> None:
+    """``data`` written to the part file open at ``fd`` (and closed): given to the owner
+    of another user's git directory first, fsynced (it keeps the person's text the
+    rename of their file is about to overwrite)."""
+    with open(fd, "wb") as out:
+        hand_over(fd, str(part))  # root's, in another user's git dir: theirs
+        out.write(data)
+        out.flush()
+        os.fsync(fd)
+
+
+def _open_part(part: Path, selector: str, at: int | None) -> int:
+    """A descriptor of the new file ``part`` (made in the folder open at ``at``), never
+    what is at its name already: a link the captures folder's owner planted there (root
+    truncated and wrote its target), a FIFO, a file; refused, its removal named, nothing
+    written."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     try:
-        return os.open(part, flags, 0o666)  # as open(part, "wb") made it: less the umask
+        # as open(part, "wb") made it: less the umask
+        return os.open(_names(at, part)[0], flags, 0o666, dir_fd=at)
     except FileExistsError:
         found = linked_file(part, "a capture being written")
         fix = f"rm -- {shell_word(str(part))}"

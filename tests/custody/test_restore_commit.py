@@ -147,13 +147,13 @@ def test_restore_many_failed_rename_not_put_back_names_what_was_restored_refused
     real = os.replace
     seen: list[str] = []
 
-    def failing(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+    def failing(src: str | os.PathLike[str], dst: str | os.PathLike[str], **at: int) -> None:
         name = Path(dst).name
         if Path(src).name.endswith(".forest-restore") and name in {"a.md", "canon.md"}:
             seen.append(name)
             if name == "canon.md" or seen.count("a.md") > 1:
                 raise PermissionError(1, "Operation not permitted", str(dst))
-        real(src, dst)
+        real(src, dst, **at)  # the capture is renamed in its folder's descriptor
 
     monkeypatch.setattr(os, "replace", failing)
     result = forest(drifted, "restore", "a.md", "canon.md", "z.md")

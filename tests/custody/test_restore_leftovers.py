@@ -26,10 +26,10 @@ HOUR_AGO = time.time() - 3600 - 60
 KILLED_AT_RENAME = (
     "import os, signal, sys\n"
     "real = os.replace\n"
-    "def replace(src, dst):\n"
+    "def replace(src, dst, **at):\n"
     "    if str(src).endswith('.forest-restore'):\n"
     "        os.kill(os.getpid(), signal.SIGKILL)\n"
-    "    real(src, dst)\n"
+    "    real(src, dst, **at)\n"
     "os.replace = replace\n"
     "from forest_files.doors.entry import main\n"
     "sys.argv = ['forest', 'restore', 'docs/a.md']\n"

@@ -219,6 +219,8 @@ target, owner = sys.argv[1], int(sys.argv[2])
 def hook(event, args):
     if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
         name = os.fsdecode(args[0])
+        if not os.path.isabs(name):  # made in the captures folder's descriptor
+            name = os.path.join(".git", "forest", "captures", name)
         if name.endswith(".part") and not os.path.lexists(name):
             os.symlink(target, name)
             os.lchown(name, owner, owner)

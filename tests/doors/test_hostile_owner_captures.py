@@ -1,0 +1,89 @@
+"""Root's ``forest restore`` keeps its capture in a hostile owner's ``captures/``.
+
+Root runs ``forest restore`` in ``nobody``'s repository (under ``sudo``, ``SUDO_UID``
+naming ``nobody``); ``nobody`` swaps ``.git/forest/captures`` for a link to a folder
+of root's as root makes or renames its capture's part file. The capture (text
+``nobody`` wrote) must never be made, nor renamed, in the folder the link leads to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.git import pasted
+from tests.helpers.unprivileged import (
+    SUDO,
+    adopted_place,
+    as_root,
+    as_root_with_owner,
+    handed_copy,
+)
+
+FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+
+# The child: root's ``forest restore doc.md``; at the first EVENT naming a part file
+# (``….part``), the owner swaps CAPTURES for a link to OUTSIDE (an audit hook, PEP 578,
+# plays the owner at that one moment: no product code changed).
+_SWAP_AT_PART = r"""
+import os, sys
+
+captures, outside, event_name = sys.argv[1:4]
+done = []
+
+
+def hook(event, args):
+    if done or event != event_name or not args:
+        return
+    first = args[0]
+    if isinstance(first, (str, bytes, os.PathLike)) and os.fsdecode(first).endswith(".part"):
+        done.append(True)
+        os.rename(captures, captures + "-moved")
+        os.symlink(outside, captures)
+
+
+sys.addaudithook(hook)
+sys.argv = ["forest", "restore", "doc.md"]
+from forest_files.doors.entry import main
+
+sys.exit(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    if not as_root():
+        pytest.skip("only root runs forest in a repository another user owns")
+    with adopted_place(FILES, "doc.md") as made:
+        yield made
+
+
+@pytest.mark.parametrize("event", ["open", "os.rename"], ids=["made", "renamed"])
+def test_restore_capture_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path, event: str
+) -> None:
+    """As root's ``forest restore`` makes (``open``) or renames (``os.rename``) its
+    capture's part file, ``nobody`` swaps ``captures/`` for a link to a folder of
+    root's: root made the capture, text ``nobody`` chose, in root's folder (or, swapped
+    after it was made, could not rename it, refused the restore and left the part file
+    behind). Now the part file is made, renamed and removed in the captures folder
+    opened from the git directory with no link followed: root's folder is left empty,
+    the capture is whole in the folder root opened, and the file is restored."""
+    repo = handed_copy(place[0], f"swap captures at {event}")
+    assert pasted(repo, "forest sync", env=SUDO).returncode == 0
+    captures = repo / ".git" / "forest" / "captures"
+    captures.mkdir(exist_ok=True)
+    drifted = FILES["doc.md"].replace("blue", "green")
+    (repo / "doc.md").write_text(drifted, encoding="utf-8")
+    outside = tmp_path / "roots"
+    outside.mkdir()
+    done = as_root_with_owner(repo, _SWAP_AT_PART, str(captures), str(outside), event)
+    moved = captures.with_name("captures-moved")
+    assert captures.is_symlink() and moved.is_dir(), done.stderr  # the owner did swap it
+    assert list(outside.iterdir()) == [], done.stderr
+    (kept,) = moved.iterdir()
+    assert kept.suffix == ".txt" and "The sky is green." in kept.read_text(encoding="utf-8")
+    assert done.returncode == 0, (done.returncode, done.stderr)
+    assert (repo / "doc.md").read_text(encoding="utf-8") == FILES["doc.md"]
