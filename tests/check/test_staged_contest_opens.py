@@ -19,17 +19,18 @@ import pytest
 
 from tests.doors.test_hook_contest_later import _ground_contest, _rebound_twice
 from tests.helpers.git import git, git_env, write
+from tests.helpers.sqlite_opens import RECORD_OPENS
 
-COUNTED = """
-import sys
-opened = []
-sys.addaudithook(lambda e, a: opened.append(str(a[0])) if e == "sqlite3.connect" else None)
+COUNTED = (
+    RECORD_OPENS
+    + """
 from forest_files.doors.hooks.run import main
 code = main(["pre-commit"])
 with open(sys.argv[1], "w", encoding="utf-8") as out:
     out.write("\\n".join(opened))
 sys.exit(code)
 """
+)
 
 
 def _hook(repo: Path) -> tuple[subprocess.CompletedProcess[str], list[str]]:

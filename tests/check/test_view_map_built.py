@@ -34,6 +34,7 @@ from forest_files.store.forest import ForestStore
 from tests.doors.test_hook_contest_later import _ground_contest, _rebound_twice
 from tests.helpers import tokens
 from tests.helpers.git import commit_all, git, git_env
+from tests.helpers.sqlite_opens import RECORD_OPENS
 
 BY = "Ada Lovelace <ada@example.org>"
 
@@ -89,13 +90,9 @@ def test_view_map_of_built_store_equals_reopened_view_accepted(
         assert not free  # a contest each: what the open store said is what the view says
 
 
-COUNTED = """
-import os, re, sys
-opened = []
-# root hands SQLite /proc/self/fd/N/NAME (kernel/paths.py through_folder): named in full
-at_fd = re.compile(r"/proc/self/fd/([0-9]+)(?=/)")
-full = lambda name: at_fd.sub(lambda m: os.readlink(m[0]), name, count=1)
-sys.addaudithook(lambda e, a: opened.append(full(str(a[0]))) if e == "sqlite3.connect" else None)
+COUNTED = (
+    RECORD_OPENS
+    + """
 from forest_files.doors.gatecmd import run_ci
 from pathlib import Path
 try:
@@ -104,6 +101,7 @@ finally:
     with open(sys.argv[1], "w", encoding="utf-8") as out:
         out.write("\\n".join(opened))
 """
+)
 
 
 def _ci_opens(clone: Path, record: Path) -> tuple[list[str], list[str]]:
