@@ -5,8 +5,11 @@ tombstone in ``erasures`` (who, when, why), and the body replaced by the
 marker ``[erased]``; the permit is removed again. ``body_hash`` and
 ``content_id`` stay, so ancestry and the ledger still verify; a trigger takes
 the old text out of the full-text index.
-Refuses: an unknown entry, a blank signature or reason; erasing twice is a
-no-op that returns the existing tombstone. ``insert_erased`` (a replayed
+Refuses: an unknown entry, a blank or missing (None) signature or reason; a
+signature or reason that is not a str, an ``at`` that is not a str or None
+(``BoundsRefused``, store/args.py: a list raised ``AttributeError`` or reached
+SQL, and a float, ``time.time()``, was recorded as the text ``1733.5``); erasing
+twice is a no-op that returns the existing tombstone. ``insert_erased`` (a replayed
 ceremony whose text an erasure removed) refuses rows none of which is erased.
 Returns: None.
 Test: tests/governance/test_erasure.py
@@ -21,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from forest_files.kernel.errors import ForestError
+from forest_files.store import args
 from forest_files.store.base import StoreBase
 from forest_files.store.clock import utc_now
 from forest_files.store.entryrow import ERASED_MARK as ERASED_MARK  # governance reads it here
@@ -40,8 +44,16 @@ class ErasureMixin(StoreBase):
     def erase_body(
         self, entry_id: int, *, signature: str, reason: str, at: str | None = None
     ) -> None:
-        """Erase the entry's body; ``at``: the recorded act's time (replay keeps it)."""
-        if not signature.strip() or not reason.strip():
+        """Erase the entry's body; ``at``: the recorded act's time, as the act wrote it
+        (replay keeps it; None: now)."""
+        for field, value, example in (
+            ("signature", signature, "'author'"),
+            ("reason", reason, "'leaked key'"),
+        ):
+            if value is not None:  # None is a missing one, refused below with a blank one
+                args.text("erase", field, value, example)
+        args.text("erase", "at", at, "'2026-01-01T12:00:00.000Z'", optional=True)
+        if not signature or not signature.strip() or not reason or not reason.strip():
             raise ForestError("erase: signature and reason are required (body-free tombstone)")
         with self.atomic():
             self.require(entry_id, "erase")

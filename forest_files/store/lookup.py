@@ -4,10 +4,11 @@ Stores: nothing.
 Refuses: an id that exists nowhere (``NotFound``, Forest's ``unknown entry
 N``), an id that is not an int SQLite can hold (a str, float, bool, None, one
 beyond 2**63-1: ``BoundsRefused``, never coerced, never an error from inside
-sqlite3, never the value echoed), an id or content id that exists only in another
-scope (``ScopeMismatch``),
-a short id that is too short or ambiguous, a scope that is blank, longer than
-``MAX_SCOPE`` or holds a control character.
+sqlite3, never the value echoed), a content id that is not a str
+(``BoundsRefused``, store/args.py: a list reached sqlite3), an id or content id
+that exists only in another scope (``ScopeMismatch``), a short id that is too
+short or ambiguous, a scope that is blank, longer than ``MAX_SCOPE`` or holds a
+control character.
 Returns: rows, content ids, local ids; status booleans derived from the trail,
 never stored.
 Test: tests/store/test_scopes.py, tests/store/test_store_hostile.py
@@ -29,7 +30,7 @@ from pathlib import Path
 from forest_files.kernel import bounds
 from forest_files.kernel.errors import ForestError, NotFound, ScopeMismatch
 from forest_files.kernel.shellword import forest_text
-from forest_files.store import connection, queries
+from forest_files.store import args, connection, queries
 
 SHORT_ID_MIN = 8  # hex digits: a short id the doors print is 12
 _HEX = re.compile(r"[0-9a-f]+")
@@ -138,6 +139,7 @@ class LookupBase:
 
     def id_for_content(self, content_id: str) -> int | None:
         """The local id of a content id of this scope; None if it exists nowhere."""
+        args.text("id_for_content", "content_id", content_id, "store.content_id(entry_id)")
         row = self.conn.execute(queries.ID_FOR_CONTENT, (content_id,)).fetchone()
         if row is None:
             return None
