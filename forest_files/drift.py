@@ -1,13 +1,15 @@
 """Whole-file drift with Forest semantics (the section engine is forest_files.files).
 
 Stores: nothing.
-Refuses: an id that is not an adoption record; an id of another scope than
+Refuses: a ``file_path`` that is not a str or a Path (``BoundsRefused``,
+store/args.py: ``None`` or a list raised a bare ``TypeError``); an id that is not
+an adoption record; an id of another scope than
 the store's (``ScopeMismatch``); a path that is a directory;
 content that is not UTF-8 text (naming the byte offset).
 Returns: Forest's list of warning dicts (empty when the file matches). Newlines
 are normalised on both sides (CRLF/CR -> LF) and a UTF-8 BOM is dropped, and a
 warning is added when the adopted entry is no longer current ground.
-Test: tests/face/test_drift.py
+Test: tests/face/test_drift.py, tests/store/test_face_arguments.py
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
+from forest_files.store import args
 
 if TYPE_CHECKING:
     from forest_files.store.forest import ForestStore
@@ -70,7 +73,7 @@ def check_file_drift(
     file_path: str | Path, store: ForestStore, adoption_entry_id: int
 ) -> list[dict[str, Any]]:
     """Compare a whole file with the body adopted by ``adoption_entry_id``."""
-    path = Path(file_path)
+    path = Path(args.path("check_file_drift", "file_path", file_path, "Path('notes.md')"))
     store.in_scope(adoption_entry_id, "check_file_drift")
     if not path.exists():
         return [{"label": "warning", "text": f"file missing: {path}", "path": str(path)}]

@@ -4,7 +4,8 @@ Stores: nothing.
 Refuses (``BoundsRefused``, a ``ForestError``, naming the op and the argument):
 a word of a closed vocabulary (a bucket, a jurisdiction, an edge kind) that is not
 a str, or not in its vocabulary; a text (a signature, adopting words, a hash) that
-is not a str, which 0.4 refused as if blank ("unsigned insert refused"); a list
+is not a str, which 0.4 refused as if blank ("unsigned insert refused"); a path
+that is not a str or ``os.PathLike``; an item that is not a pair; a list
 argument (``origins``, ``open_buckets``) that is a str, bytes, a mapping, an
 iterator or no collection at all; ``meta``
 that is not a mapping; a ``limit`` that is not an int (a bool, a float, a str),
@@ -20,6 +21,7 @@ Test: tests/store/test_store_arguments.py
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -51,6 +53,27 @@ def text(
         shape = "a str or None" if optional else "a str"
         raise _refuse(what, field, f"must be {shape}, not {kind}; e.g. {field}={example}")
     return value
+
+
+def path(what: str, field: str, value: object, example: str) -> str:
+    """``value`` as a str if it is a str or a path (``os.PathLike`` giving a str);
+    ``Path(None)`` and ``Path([...])`` raised a bare ``TypeError``."""
+    given = os.fspath(value) if isinstance(value, os.PathLike) else value
+    if not isinstance(given, str):
+        kind = type(value).__name__
+        raise _refuse(what, field, f"must be a str or a Path, not {kind}; e.g. {field}={example}")
+    return given
+
+
+def pair(what: str, field: str, value: object, example: str) -> tuple[Any, Any]:
+    """The two items of ``value`` if it is a tuple or list of two (unpacking anything
+    else raised a bare ``ValueError`` or ``TypeError``)."""
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        kind = type(value).__name__
+        if isinstance(value, (tuple, list)):
+            kind = f"a {kind} of {len(value)}"
+        raise _refuse(what, field, f"must be a pair, not {kind}; e.g. {example}")
+    return value[0], value[1]
 
 
 def word(what: str, field: str, value: object, vocab: Collection[str]) -> str:

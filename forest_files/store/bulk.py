@@ -9,12 +9,16 @@ The batch is one act of adoption, so its entries share one creation time
 (each keeps its own nonce, so content ids stay distinct).
 Refuses, before anything is written: what those two calls refuse for a new
 entry — blank signatures or adopting words, praise for words, a blank body,
-an unknown origin, meta that is not JSON. The status gates of a root (sealed,
+an unknown origin, meta that is not JSON; ``items`` that is not a list of
+(body, meta) pairs with a str body and a mapping (or None) meta, an ``origin``
+that is not an int, a signature or words that are not a str
+(``BoundsRefused``, store/args.py: these raised a bare ``ValueError`` or
+``TypeError``, or were refused as blank). The status gates of a root (sealed,
 superseded, contested, already ground) cannot apply to an entry this call
 creates; one query afterwards confirms every new entry is ground.
 Returns: ``Adopted`` (local ids and the inserted rows, so a caller can describe
 them without reading them back).
-Test: tests/custody/test_bulk_adopt.py
+Test: tests/custody/test_bulk_adopt.py, tests/store/test_face_arguments.py
 """
 
 from __future__ import annotations
@@ -25,9 +29,11 @@ from typing import Any, NamedTuple
 
 from forest_files.kernel.errors import CeremonyRefusal, ForestError
 from forest_files.praise import refuse_praise
-from forest_files.store import queries, rows
+from forest_files.store import args, queries, rows
+from forest_files.store.ceremonies import texts
 from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
+from forest_files.store.lookup import check_id
 from forest_files.store.rows import Row, Stamp
 from forest_files.store.writing import WriteMixin
 
@@ -60,6 +66,18 @@ class Adoption(NamedTuple):
     meta_judged: bool = False
 
 
+def _items(items: object) -> list[tuple[str, Mapping[str, Any]]]:
+    """``import_and_root``'s items, each a (str body, mapping or None meta) pair (a
+    mapping that is not JSON is the row's check to refuse; ``[]`` was taken as ``{}``)."""
+    given = args.collection("import_and_root", "items", items, "[('text', {})]")
+    checked: list[tuple[str, Mapping[str, Any]]] = []
+    for n, item in enumerate(given):
+        body, meta = args.pair("import_and_root", f"items[{n}]", item, "('text', {})")
+        text = str(args.text("import_and_root", f"items[{n}][0]", body, "'text'"))
+        checked.append((text, args.mapping("import_and_root", f"items[{n}][1]", meta)))
+    return checked
+
+
 class BulkMixin(WriteMixin):
     @guarded
     def import_and_root(
@@ -73,6 +91,14 @@ class BulkMixin(WriteMixin):
     ) -> list[Adopted]:
         """Write each (body, meta) as an ``import`` entry derived from ``origin`` and
         root it with ``adopting_words``; all or nothing."""
+        texts(
+            "import_and_root",
+            signature=signature,
+            adopting_words=adopting_words,
+            adopting_signature=adopting_signature,
+        )
+        items = _items(items)
+        check_id("import_and_root: origin", origin)
         # One creation time for the batch (it is one act of adoption) and one read
         # of the system's randomness for every nonce.
         stamp = utc_now()

@@ -12,7 +12,7 @@ SQL, and a float, ``time.time()``, was recorded as the text ``1733.5``); erasing
 twice is a no-op that returns the existing tombstone. ``insert_erased`` (a replayed
 ceremony whose text an erasure removed) refuses rows none of which is erased.
 Returns: None.
-Test: tests/governance/test_erasure.py
+Test: tests/governance/test_erasure.py, tests/store/test_face_arguments.py
 
 This is the store half of the governance feature (the recorded ``erase``
 act replays through it). The public ``forget`` ceremony, with its scope and

@@ -8,13 +8,21 @@ after each refusal (``assert_refused`` dumps every table).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from forest_files import ForestStore, Scroll
+from forest_files import CeremonyRefusal, ForestStore, Scroll, check_file_drift
 from forest_files.kernel.bounds import BoundsRefused
-from tests.helpers.store import assert_refused, make_entry, make_pair
+from tests.helpers.store import (
+    ADOPTING_WORDS,
+    AUTHOR,
+    assert_refused,
+    make_entry,
+    make_pair,
+    root,
+)
 
 # erase_body: a list or number as the signature or reason raised AttributeError
 # (``.strip``), a list as ``at`` reached sqlite3 (ProgrammingError), and a float ``at``
@@ -88,3 +96,103 @@ def test_id_for_content_str_accepted(store: ForestStore, scroll: Scroll) -> None
     pair = make_pair(store, scroll)
     assert store.id_for_content(store.content_id(pair)) == pair
     assert store.id_for_content("f" * 64) is None
+
+
+@pytest.mark.parametrize("value", [None, ["notes.md"], b"notes.md", 5])
+def test_check_file_drift_path_not_str_refused(
+    store: ForestStore, scroll: Scroll, value: Any
+) -> None:
+    """``Path(None)`` and ``Path([...])`` raised a bare ``TypeError``."""
+    record = _adoption_record(store, scroll)
+    assert_refused(
+        store,
+        lambda: check_file_drift(value, store, record),
+        match=rf"^check_file_drift: file_path: must be a str or a Path, not "
+        rf"{type(value).__name__}; e\.g\. file_path=Path\('notes\.md'\)",
+        exc=BoundsRefused,
+    )
+
+
+def test_check_file_drift_str_or_path_accepted(
+    store: ForestStore, scroll: Scroll, tmp_path: Path
+) -> None:
+    record = _adoption_record(store, scroll)
+    (tmp_path / "notes.md").write_text("bees eat nectar", encoding="utf-8")
+    for given in (tmp_path / "notes.md", str(tmp_path / "notes.md")):
+        assert check_file_drift(given, store, record) == []
+
+
+def _adoption_record(store: ForestStore, scroll: Scroll) -> int:
+    note = make_entry(store, make_pair(store, scroll), "bees eat nectar")
+    root(store, note)
+    found = store.conn.execute(
+        "SELECT from_id FROM edges WHERE to_id = ? AND kind = 'adopts'", (note,)
+    ).fetchone()
+    return int(found[0])
+
+
+# import_and_root: an item that is not a (body, meta) pair raised a bare ValueError or
+# TypeError from unpacking, words given as a list TypeError (unhashable), a signature or
+# origin given as a list was "unsigned" or TypeError, a list as a body "empty body", and a
+# list as meta was taken for {}.
+BAD_IMPORTS = [
+    pytest.param({"items": ["bees"]}, r"items\[0\]: must be a pair, not str", id="item-str"),
+    pytest.param({"items": [5]}, r"items\[0\]: must be a pair, not int", id="item-int"),
+    pytest.param(
+        {"items": [("bees", {}, 1)]}, r"items\[0\]: must be a pair, not a tuple of 3", id="3"
+    ),
+    pytest.param({"items": 5}, "items: must be a list, not int", id="items-int"),
+    pytest.param({"items": [(["b"], {})]}, r"items\[0\]\[0\]: must be a str, not list", id="b"),
+    pytest.param({"items": [("bees", [])]}, r"items\[0\]\[1\]: must be a mapping", id="meta"),
+    pytest.param(
+        {"adopting_words": [ADOPTING_WORDS]}, "adopting_words: must be a str, not list", id="w"
+    ),
+    pytest.param({"signature": ["ada"]}, "signature: must be a str, not list", id="sig"),
+    pytest.param(
+        {"adopting_signature": ["ada"]}, "adopting_signature: must be a str, not list", id="sp"
+    ),
+    pytest.param({"origin": ["x"]}, "origin: entry id: must be an int, not list", id="origin"),
+    pytest.param({"origin": "1"}, "origin: entry id: must be an int, not str", id="origin-str"),
+]
+
+
+def _import(store: ForestStore, pair: int, **change: Any) -> Any:
+    kwargs: dict[str, Any] = {
+        "items": [("bees eat nectar", {"n": 1})],
+        "origin": pair,
+        "signature": AUTHOR,
+        "adopting_words": ADOPTING_WORDS,
+        "adopting_signature": AUTHOR,
+    }
+    return store.import_and_root(**{**kwargs, **change})
+
+
+@pytest.mark.parametrize(("change", "match"), BAD_IMPORTS)
+def test_import_and_root_bad_argument_shape_refused(
+    store: ForestStore, scroll: Scroll, change: dict[str, Any], match: str
+) -> None:
+    pair = make_pair(store, scroll)
+    assert_refused(
+        store,
+        lambda: _import(store, pair, **change),
+        match=f"^import_and_root: {match}",
+        exc=BoundsRefused,
+    )
+
+
+def test_import_and_root_none_words_refused_as_missing(store: ForestStore, scroll: Scroll) -> None:
+    pair = make_pair(store, scroll)
+    err = assert_refused(
+        store,
+        lambda: _import(store, pair, adopting_words=None),
+        match="missing adopting words",
+        exc=CeremonyRefusal,
+    )
+    assert not isinstance(err, BoundsRefused)
+
+
+def test_import_and_root_good_item_shapes_accepted(store: ForestStore, scroll: Scroll) -> None:
+    pair = make_pair(store, scroll)
+    items = [("bees eat nectar", {"n": 1}), ["bees eat pollen", None], ("bees hum", {})]
+    made = _import(store, pair, items=items)
+    assert [store.is_ground(a.entry_id) for a in made] == [True, True, True]
