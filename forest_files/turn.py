@@ -1,8 +1,10 @@
 """The heartbeat: one conversation turn = one scroll record + one pair, together.
 
 Stores: a scroll record (fsynced) and a ``pair`` entry pointing at it.
-Refuses: whatever ``Scroll.append`` and ``write_pair`` refuse; a turn whose
-scrubbed body would be empty is refused before the scroll is touched.
+Refuses: whatever ``Scroll.append`` and ``write_pair`` refuse; a user or
+assistant text that is not a str (``BoundsRefused``, store/args.py: 0.4 raised a
+bare ``TypeError``) and a turn whose scrubbed body would be empty are refused
+before the scroll is touched.
 Returns: the pair id. If the pair cannot be written, the scroll record is
 truncated away under the scroll's lock, so no record is left without its pair.
 Test: tests/face/test_turn.py
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING
 from forest_files.kernel.errors import ForestError
 from forest_files.kernel.hashing import hash_body
 from forest_files.scrub import ScrubFn, default_scrub
+from forest_files.store.writing import turn_texts
 
 if TYPE_CHECKING:
     from forest_files.scroll import Scroll
@@ -31,6 +34,7 @@ def commit_turn(
     scrub: ScrubFn | None = default_scrub,
 ) -> int:
     """Append the exact head to the scroll and write its pair, atomically."""
+    turn_texts("commit_turn", user_text, assistant_text)
     head = f"USER: {user_text}\nASSISTANT: {assistant_text}"
     body = f"USER:\n{user_text}\n\nASSISTANT:\n{assistant_text}".strip()
     if scrub is not None and not scrub(body).strip():

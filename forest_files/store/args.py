@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from forest_files.kernel import bounds
 
@@ -41,6 +41,12 @@ def name(what: str, field: str, value: object, vocab: Collection[str]) -> str:
     return value
 
 
+@overload
+def text(
+    what: str, field: str, value: object, example: str, *, optional: Literal[False] = False
+) -> str: ...
+@overload
+def text(what: str, field: str, value: object, example: str, *, optional: bool) -> str | None: ...
 def text(
     what: str, field: str, value: object, example: str, *, optional: bool = False
 ) -> str | None:

@@ -73,7 +73,7 @@ def _items(items: object) -> list[tuple[str, Mapping[str, Any]]]:
     checked: list[tuple[str, Mapping[str, Any]]] = []
     for n, item in enumerate(given):
         body, meta = args.pair("import_and_root", f"items[{n}]", item, "('text', {})")
-        text = str(args.text("import_and_root", f"items[{n}][0]", body, "'text'"))
+        text = args.text("import_and_root", f"items[{n}][0]", body, "'text'")
         checked.append((text, args.mapping("import_and_root", f"items[{n}][1]", meta)))
     return checked
 

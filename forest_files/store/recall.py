@@ -6,7 +6,8 @@ Refuses: queries with no word tokens ("empty query"), an unknown scope,
 unbounded ``excerpt_len``, ``open_buckets`` that is not a list of known bucket
 names and a ``limit`` that is not an int (store/args.py; nothing logged),
 ``recall_side`` scraps that are not a list or a scrap's ``jurisdiction`` that is
-not a str (store/args.py: 0.4 raised ``TypeError``), scraps carrying a full
+not a str (store/args.py: 0.4 raised ``TypeError``) or ``excerpt`` that is not a
+str or None (``str()`` turned a list into the text ``['x']``), scraps carrying a full
 body ("full body refused"), unlabeled scraps ("unlabeled"), unknown ids
 (``NotFound``), ids of another scope (``ScopeMismatch``), sealed ids (their text
 never leaves the store through recall). Full-text leads come from the store's scope only.
@@ -195,7 +196,9 @@ class RecallMixin(StoreBase):
         result: dict[str, Any] = {
             "jurisdiction": label,
             "id": entry_id,
-            "excerpt": excerpt(str(text), excerpt_len),
+            "excerpt": excerpt(
+                args.text("recall.side", "excerpt", text, "'a preview'"), excerpt_len
+            ),
         }
         # Set before the caller's extra keys pass through, so a claimed trust cannot win.
         with_trust(result, TrustLevel.WILD.value if row is None else self._level(row["id"]))

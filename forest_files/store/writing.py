@@ -8,8 +8,10 @@ scopes (``ScopeMismatch``: both ends must be of the store's scope), orphans
 ("orphan insert refused"), pairs without a ``scroll_ptr`` by any path,
 negative or non-integer scroll offsets, a ``previous_pair_id`` that is not a
 pair; and, at the op (store/args.py, ``BoundsRefused`` naming the argument), a
-``bucket``, ``jurisdiction``, ``signature`` or origin kind that is not a str, a ``meta`` that is
-not a mapping, ``origins`` that is not a list.
+``bucket``, ``jurisdiction``, ``signature`` or origin kind that is not a str, a
+``meta`` that is not a mapping, ``origins`` that is not a list; a pair's user or
+assistant text, scroll path or scroll hash that is not a str (a path may be a
+Path), which ``str()`` turned into text (a list recorded as ``['a']``).
 Returns: entry ids.
 Test: tests/store/test_store_hostile.py, tests/store/test_store_arguments.py
 """
@@ -47,10 +49,19 @@ def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:
         raise ForestError(f"{who}: scroll_ptr offset must be an integer byte offset") from None
     if offset_int < 0:
         raise ForestError(f"{who}: scroll_ptr offset must be >= 0; got {offset_int}")
-    clean: dict[str, Any] = {"path": str(ptr["path"]), "offset": offset_int}
-    if ptr.get("hash") is not None:
-        clean["hash"] = str(ptr["hash"])
+    path = args.path(who, "scroll_ptr['path']", ptr["path"], "str(scroll.path)")
+    clean: dict[str, Any] = {"path": path, "offset": offset_int}
+    hash_ = args.text(who, "scroll_ptr['hash']", ptr.get("hash"), "hash_body(head)", optional=True)
+    if hash_ is not None:
+        clean["hash"] = hash_
     return clean
+
+
+def turn_texts(what: str, user_text: object, assistant_text: object) -> None:
+    """Refuse a turn's text that is not a str: 0.4 joined them with ``+`` (a bare
+    ``TypeError``); an f-string would record a list as the text ``['a']``."""
+    args.text(what, "user_text", user_text, "'what do bees eat?'")
+    args.text(what, "assistant_text", assistant_text, "''")
 
 
 def _write_args(
@@ -137,6 +148,7 @@ class WriteMixin(StoreBase):
         scrub: ScrubFn | None = default_scrub,
     ) -> int:
         """Write a conversation pair with its scroll evidence and pending wild cites."""
+        turn_texts("write_pair", user_text, assistant_text)
         ptr = normalise_scroll_ptr(scroll_ptr, "write_pair")
         body = f"USER:\n{user_text}\n\nASSISTANT:\n{assistant_text}".strip()
         if scrub is not None:

@@ -8,12 +8,13 @@ after each refusal (``assert_refused`` dumps every table).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from forest_files import CeremonyRefusal, ForestStore, Scroll, check_file_drift
+from forest_files import CeremonyRefusal, ForestStore, Scroll, check_file_drift, commit_turn
 from forest_files.kernel.bounds import BoundsRefused
 from tests.helpers.store import (
     ADOPTING_WORDS,
@@ -196,3 +197,97 @@ def test_import_and_root_good_item_shapes_accepted(store: ForestStore, scroll: S
     items = [("bees eat nectar", {"n": 1}), ["bees eat pollen", None], ("bees hum", {})]
     made = _import(store, pair, items=items)
     assert [store.is_ground(a.entry_id) for a in made] == [True, True, True]
+
+
+# commit_turn and write_pair: 0.4 joined the texts with ``+`` (a bare TypeError); an
+# f-string recorded a list as the text "['a']" in the scroll and the pair, and ``str()``
+# did the same to a scroll path or hash. Refused before the scroll is touched.
+@pytest.mark.parametrize(
+    ("change", "field", "kind"),
+    [
+        ({"user_text": ["a"]}, "user_text", "list"),
+        ({"user_text": 5}, "user_text", "int"),
+        ({"assistant_text": None}, "assistant_text", "NoneType"),
+        ({"assistant_text": {"a": 1}}, "assistant_text", "dict"),
+    ],
+)
+def test_commit_turn_text_not_str_refused(
+    store: ForestStore, scroll: Scroll, change: dict[str, Any], field: str, kind: str
+) -> None:
+    make_pair(store, scroll)
+    before = scroll.path.read_bytes()
+    turn: dict[str, Any] = {"user_text": "what do bees eat", "assistant_text": "nectar"}
+    assert_refused(
+        store,
+        lambda: commit_turn(store, scroll, **{**turn, **change}),
+        match=rf"^commit_turn: {field}: must be a str, not {kind}; e\.g\. {field}=",
+        exc=BoundsRefused,
+    )
+    assert scroll.path.read_bytes() == before
+
+
+BAD_PAIRS = [
+    pytest.param({"user_text": ["a"]}, "user_text: must be a str, not list", id="user"),
+    pytest.param({"assistant_text": 0}, "assistant_text: must be a str, not int", id="asst"),
+    pytest.param(
+        {"scroll_ptr": {"path": ["s"], "offset": 0}},
+        r"scroll_ptr\['path'\]: must be a str or a Path, not list",
+        id="path-list",
+    ),
+    pytest.param(
+        {"scroll_ptr": {"path": None, "offset": 0}},
+        r"scroll_ptr\['path'\]: must be a str or a Path, not NoneType",
+        id="path-none",
+    ),
+    pytest.param(
+        {"scroll_ptr": {"path": "s", "offset": 0, "hash": ["h"]}},
+        r"scroll_ptr\['hash'\]: must be a str or None, not list",
+        id="hash-list",
+    ),
+]
+
+
+@pytest.mark.parametrize(("change", "match"), BAD_PAIRS)
+def test_write_pair_bad_argument_shape_refused(
+    store: ForestStore, scroll: Scroll, change: dict[str, Any], match: str
+) -> None:
+    make_pair(store, scroll)
+    turn: dict[str, Any] = {
+        "user_text": "what do bees eat",
+        "assistant_text": "nectar",
+        "scroll_ptr": {"path": "s", "offset": 0},
+    }
+    assert_refused(
+        store,
+        lambda: store.write_pair(**{**turn, **change}),
+        match=f"^write_pair: {match}",
+        exc=BoundsRefused,
+    )
+
+
+def test_write_pair_scroll_path_accepted(store: ForestStore, tmp_path: Path) -> None:
+    """A Path is a path (0.4 took it through ``str()``); a missing hash stays missing."""
+    for path in (tmp_path / "s.scroll", str(tmp_path / "s.scroll")):
+        pair = store.write_pair("q", "a", scroll_ptr={"path": path, "offset": 0, "hash": None})
+        row = store.get(pair)
+        assert row is not None
+        assert json.loads(row["meta_json"])["scroll_ptr"] == {
+            "path": str(tmp_path / "s.scroll"),
+            "offset": 0,
+        }
+
+
+@pytest.mark.parametrize("value", [["bees"], 5, {"t": "bees"}])
+def test_recall_side_excerpt_not_str_refused(
+    store: ForestStore, scroll: Scroll, value: Any
+) -> None:
+    """``str()`` handed back a list as the preview "['bees']"."""
+    note = make_entry(store, make_pair(store, scroll), "bees eat nectar")
+    assert_refused(
+        store,
+        lambda: store.recall_side([{"id": note, "jurisdiction": "home", "excerpt": value}]),
+        match=rf"^recall.side: excerpt: must be a str, not {type(value).__name__}",
+        exc=BoundsRefused,
+    )
+    side = store.recall_side([{"id": note, "jurisdiction": "home", "excerpt": None}])
+    assert side[0]["excerpt"] == "bees eat nectar"
