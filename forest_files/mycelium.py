@@ -6,7 +6,9 @@ Refuses: a question about nothing ("about_ids is empty"), acts on an entry
 that is not a question ("not a question") or on a sealed question ("sealed");
 ids of another scope (``ScopeMismatch``), unknown ids (``NotFound``); ``about_ids``
 or ``entry_ids`` that is not a list, an item of ``entry_ids`` that is not an int
-(``BoundsRefused``: 0.4 raised ``TypeError`` or took ``"5"`` for 5). Fruits
+(``BoundsRefused``: 0.4 raised ``TypeError`` or took ``"5"`` for 5), a
+``min_ripeness`` that is not an int (a list answered ``[]`` with no fruit near, a
+bare ``TypeError`` with one). Fruits
 come from the store's scope only.
 Returns: ids, booleans, and fruits whose ``question`` is a preview scrap
 (never a row with a body).
@@ -83,6 +85,7 @@ def fruits_near(
 ) -> list[dict[str, Any]]:
     """Open, unsealed questions planted on or fed by ``entry_ids``, ripest first."""
     given = args.collection("fruits_near", "entry_ids", entry_ids, "[entry_id]")
+    args.integer("fruits_near", "min_ripeness", min_ripeness, "2")
     ids = sorted({check_id(f"fruits_near: entry_ids[{n}]", i) for n, i in enumerate(given)})
     if not ids:
         return []

@@ -5,7 +5,8 @@ Refuses (``BoundsRefused``, a ``ForestError``, naming the op and the argument):
 a word of a closed vocabulary (a bucket, a jurisdiction, an edge kind) that is not
 a str, or not in its vocabulary; a text (a signature, adopting words, a hash) that
 is not a str, which 0.4 refused as if blank ("unsigned insert refused"); a path
-that is not a str or ``os.PathLike``; an item that is not a pair; a list
+that is not a str or ``os.PathLike``; an item that is not a pair; a flag that
+is not a bool, a count that is not an int; a list
 argument (``origins``, ``open_buckets``) that is a str, bytes, a mapping, an
 iterator or no collection at all; ``meta``
 that is not a mapping; a ``limit`` that is not an int (a bool, a float, a str),
@@ -80,6 +81,25 @@ def pair(what: str, field: str, value: object, example: str) -> tuple[Any, Any]:
             kind = f"a {kind} of {len(value)}"
         raise _refuse(what, field, f"must be a pair, not {kind}; e.g. {example}")
     return value[0], value[1]
+
+
+def flag(what: str, field: str, value: object) -> bool:
+    """``value`` if it is a bool (None: False, as not given); ``shallower="no"`` was
+    taken as True."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        kind = type(value).__name__
+        raise _refuse(what, field, f"must be True or False, not {kind}; e.g. {field}=True")
+    return value
+
+
+def integer(what: str, field: str, value: object, example: str) -> int:
+    """``value`` if it is an int (never a bool, a float or a str)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        kind = type(value).__name__
+        raise _refuse(what, field, f"must be an int, not {kind}; e.g. {field}={example}")
+    return value
 
 
 def word(what: str, field: str, value: object, vocab: Collection[str]) -> str:

@@ -8,7 +8,9 @@ steps without ``around`` or to undisclosed routes, unknown or sealed
 positions and destinations (a seal after ``open``/``around`` is honoured);
 ``open`` of another scope's id (``ScopeMismatch``) or of an unknown one
 (``NotFound``); a ``step`` direction that is not a str (store/args.py: 0.4 raised
-``TypeError``). Neighbours of another scope are never disclosed.
+``TypeError``), a ``step``/``move`` signature that is not a str or None and a
+``move(shallower=…)`` that is not a bool or None (0.4 accepted any value, and took
+``shallower="no"`` for True). Neighbours of another scope are never disclosed.
 Returns: ``Trail`` handles, around scraps with routes, read packets.
 Test: tests/store/test_store_hostile.py
 """
@@ -120,6 +122,7 @@ class WalkMixin(StoreBase):
         """Cross exactly one disclosed boundary; spends the ticket, mints a new one."""
         state = self._validate(trail)
         args.name("step", "direction", direction, SCROLL_DIRECTIONS)
+        args.text("step", "signature", signature, "'system'", optional=True)  # 0.4 ignores it
         if direction not in SCROLL_DIRECTIONS:
             raise ForestError("step: direction must be in|out|next|prev")
         if direction == "in" and target is None:
@@ -181,7 +184,13 @@ class WalkMixin(StoreBase):
     ) -> Trail:
         """Interim walk (prefer around + step): a neighbour, a nested extract, a parent."""
         state = self._validate(trail)
-        chosen = [neighbor_id is not None, deeper is not None, bool(shallower)]
+        # None as the signature is left to the nest's write ("unsigned insert"), as in 0.4.
+        args.text("move", "signature", signature, "'system'", optional=True)
+        chosen = [
+            neighbor_id is not None,
+            deeper is not None,
+            args.flag("move", "shallower", shallower),
+        ]
         if sum(chosen) != 1:
             raise ForestError("move: specify exactly one of neighbor_id, deeper, shallower")
         here = trail.position

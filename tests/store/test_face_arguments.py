@@ -14,7 +14,15 @@ from typing import Any
 
 import pytest
 
-from forest_files import CeremonyRefusal, ForestStore, Scroll, check_file_drift, commit_turn
+from forest_files import (
+    CeremonyRefusal,
+    ForestStore,
+    Scroll,
+    check_file_drift,
+    commit_turn,
+    fruits_near,
+    plant_question,
+)
 from forest_files.kernel.bounds import BoundsRefused
 from tests.helpers.store import (
     ADOPTING_WORDS,
@@ -291,3 +299,51 @@ def test_recall_side_excerpt_not_str_refused(
     )
     side = store.recall_side([{"id": note, "jurisdiction": "home", "excerpt": None}])
     assert side[0]["excerpt"] == "bees eat nectar"
+
+
+# step and move: 0.4 accepted any signature (step ignores it) and took any truthy
+# ``shallower`` ("no", a list) for True; fruits_near answered [] for a list as
+# min_ripeness when no fruit was near, a bare TypeError when one was.
+WALK_AND_FRUITS = [
+    pytest.param("step-sig", ["x"], r"^step: signature: must be a str or None, not list", id="s"),
+    pytest.param("move-sig", 7, r"^move: signature: must be a str or None, not int", id="m"),
+    pytest.param("shallower", "no", r"^move: shallower: must be True or False, not str", id="no"),
+    pytest.param("shallower", ["x"], r"^move: shallower: must be True or False, not list", id="l"),
+    pytest.param("shallower", 1, r"^move: shallower: must be True or False, not int", id="1"),
+    pytest.param("ripeness", [1], r"^fruits_near: min_ripeness: must be an int, not list", id="r"),
+    pytest.param("ripeness", "1", r"^fruits_near: min_ripeness: must be an int, not str", id="rs"),
+    pytest.param("ripeness", None, r"^fruits_near: min_ripeness: must be an int, not None", id="n"),
+    pytest.param("ripeness", True, r"^fruits_near: min_ripeness: must be an int, not bool", id="b"),
+]
+
+
+@pytest.mark.parametrize(("op", "value", "match"), WALK_AND_FRUITS)
+def test_walk_and_fruits_bad_argument_shape_refused(
+    store: ForestStore, scroll: Scroll, op: str, value: Any, match: str
+) -> None:
+    pair = make_pair(store, scroll)
+    note = make_entry(store, pair, "bees eat nectar")
+    plant_question(store, body="what else do bees eat?", about_ids=[note])
+    trail = store.open(note)
+    store.around(trail)
+    calls = {
+        "step-sig": lambda: store.step(trail, "out", signature=value),
+        "move-sig": lambda: store.move(trail, deeper=(0, 4), signature=value),
+        "shallower": lambda: store.move(trail, shallower=value),
+        "ripeness": lambda: fruits_near(store, [note], min_ripeness=value),
+    }
+    assert_refused(store, calls[op], match=match, exc=BoundsRefused)
+    assert store.step(trail, "out").position == pair  # the refusal spent no ticket
+
+
+def test_walk_and_fruits_good_arguments_accepted(store: ForestStore, scroll: Scroll) -> None:
+    pair = make_pair(store, scroll)
+    note = make_entry(store, pair, "bees eat nectar")
+    plant_question(store, body="what else do bees eat?", about_ids=[note])
+    trail = store.open(note)
+    store.around(trail)
+    trail = store.step(trail, "out", signature=None)
+    assert store.move(store.open(note), shallower=True).position == pair
+    assert store.move(store.open(note), deeper=(0, 4), shallower=None).position != note
+    assert len(fruits_near(store, [note], min_ripeness=0)) == 1
+    assert fruits_near(store, [note], min_ripeness=-(2**70)) == fruits_near(store, [note])
