@@ -23,8 +23,8 @@ from tests.helpers.crash import (
     Scenario,
     assert_recovers,
     crash_everywhere,
-    forest,
     template,
+    typed,
 )
 from tests.helpers.git import commit_all, git, write
 
@@ -37,7 +37,7 @@ FOREIGN = '#!/bin/sh\necho ran >> "$(git rev-parse --git-dir)/foreign-ran"\n'
 
 
 def _ok(root: Path, *args: str) -> None:
-    done = forest(root, *args)
+    done = typed(root, *args)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
 
 

@@ -31,6 +31,7 @@ from tests.helpers.crash import (
     crashed,
     forest,
     template,
+    typed,
 )
 from tests.helpers.forgetting import holding
 from tests.helpers.git import commit_all, git, write
@@ -45,7 +46,7 @@ WORDS = ("--words", "W")
 
 
 def _ok(root: Path, *args: str) -> None:
-    done = forest(root, *args)
+    done = typed(root, *args)
     assert done.returncode == 0, (args, done.stdout, done.stderr)
 
 
