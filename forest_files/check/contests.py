@@ -215,7 +215,7 @@ def open_view(db: Path) -> sqlite3.Connection | None:
     import sqlite3
 
     from forest_files.kernel.errors import ForestError
-    from forest_files.store.connection import open_db
+    from forest_files.store.dbfile import open_db
 
     try:
         return open_db(db, "mode=rw")

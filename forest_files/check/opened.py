@@ -148,7 +148,7 @@ class Custody:
         from pathlib import Path
 
         from forest_files.kernel.errors import ForestError
-        from forest_files.store.connection import open_db
+        from forest_files.store.dbfile import open_db
 
         db = self.rows_file()
         try:

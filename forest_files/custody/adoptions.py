@@ -71,7 +71,7 @@ def ledger_of(conn: sqlite3.Connection) -> Path | None:
     from forest_files.kernel.errors import StateError
     from forest_files.kernel.paths import INDEX_NAME, LEDGER_DIR, STATE_NAME
     from forest_files.kernel.state import git_dir_paths
-    from forest_files.store.connection import main_file
+    from forest_files.store.dbfile import main_file
 
     file = main_file(conn)  # a folder's name that is not UTF-8 kept as the OS spells it
     db = Path(file) if file else None

@@ -61,7 +61,7 @@ from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.act_refs import body_refs
 from forest_files.ledger.acts import Act, LedgerError, is_hex64
-from forest_files.store.connection import open_db
+from forest_files.store.dbfile import open_db
 from forest_files.store.forest import ForestStore
 
 T = TypeVar("T")

@@ -21,25 +21,22 @@ names the database file (with its folder) at every step (begin, a method, commit
 Taking the write lock (``BEGIN IMMEDIATE``) is retried with jittered,
 doubling sleeps within the connection's busy timeout, so two writers that
 collide do not retry in step; past it, ``StoreBusy`` (exit 75: retry).
-Returns: connections (``open_db``: every opening of a database, as root in a state
-directory through its folder's descriptor), the ``atomic`` context manager, the
-``guarded`` decorator, ``read_only`` (a read-only connection that leaves no
+Returns: connections (opened by store/dbfile.py ``open_db``), the ``atomic`` context
+manager, the ``guarded`` decorator, ``read_only`` (a read-only connection that leaves no
 ``-wal``/``-shm`` it made).
 Test: tests/store/test_store_hostile.py, tests/kernel/test_errors.py,
-tests/doors/test_hostile_owner_databases.py,
 tests/store/test_read_only.py, tests/doors/test_unwritable_state.py
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import ParamSpec, TypeVar
 
 from forest_files.kernel.errors import (
     ForestError,
@@ -48,9 +45,7 @@ from forest_files.kernel.errors import (
     StoreConstraint,
     StoreCorruption,
 )
-from forest_files.kernel.paths import PROC_FD, through_folder
-from forest_files.kernel.state import refuse_unopened
-from forest_files.store.queries import MAIN_FILE
+from forest_files.store.dbfile import main_file, open_db
 
 BUSY_TIMEOUT_MS = 5000
 _budget_ms = BUSY_TIMEOUT_MS  # what new connections wait for a lock (set_busy_budget)
@@ -66,41 +61,6 @@ _SQLITE_NOTADB = 26
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-def open_db(path: str | Path, query: str = "", **kwargs: Any) -> sqlite3.Connection:
-    """``sqlite3.connect`` of the database ``path`` (a ``file:`` URI with ``query``, as
-    ``mode=ro``, when given). As root, in a state directory, through its folder's
-    descriptor (kernel/paths.py ``through_folder``): SQLite resolves ``/proc/self/fd/N``
-    to the folder opened, never to where a link swapped in for it since leads, and puts
-    the ``-wal``, ``-shm`` and journal beside the file there; a folder that cannot be so
-    opened (a link on the way) is refused, named (kernel/state.py ``refuse_unopened``)."""
-    try:
-        name, fd = through_folder(str(path))
-    except OSError as exc:
-        raise refuse_unopened(str(path), exc) from exc
-    try:
-        conn = _connect(name, query, kwargs)
-        if fd is not None and (main_file(conn) or PROC_FD).startswith(PROC_FD):
-            # An SQLite before 3.35 keeps the name as given, and would open its journal
-            # through a descriptor number closed (or reused) by then: the folder's name
-            # now, as a later SQLite resolves it.
-            conn.close()
-            name = os.path.join(os.readlink(f"{PROC_FD}/{fd}"), os.path.basename(name))
-            conn = _connect(name, query, kwargs)
-    finally:
-        if fd is not None:
-            os.close(fd)
-    return conn
-
-
-def _connect(name: str, query: str, kwargs: dict[str, Any]) -> sqlite3.Connection:
-    if not query:
-        conn: sqlite3.Connection = sqlite3.connect(name, **kwargs)
-        return conn
-    uri = f"{Path(name).absolute().as_uri()}?{query}"
-    conn = sqlite3.connect(uri, uri=True, **kwargs)
-    return conn
 
 
 def connect(path: str | Path) -> sqlite3.Connection:
@@ -197,17 +157,6 @@ def enable_wal(conn: sqlite3.Connection) -> None:
     except sqlite3.Error as exc:
         file = main_file(conn)
         raise translate(exc, f"open {file or ''}", path=file) from exc
-
-
-def main_file(conn: sqlite3.Connection) -> str | None:
-    """The file of ``conn``'s main database, for a refusal to name (None: in memory)."""
-    try:
-        row = conn.execute(MAIN_FILE).fetchone()
-    except sqlite3.Error:
-        return None
-    # read as bytes and decoded as the OS names files (a byte that is not UTF-8 kept as a
-    # surrogate), so a repository under a folder like caf\xe9 gets a name that opens it
-    return os.fsdecode(row[0]) if row and row[0] else None
 
 
 def damaged(exc: sqlite3.Error) -> bool:

@@ -39,7 +39,8 @@ from forest_files.kernel.errors import ForestError, NoSpace, StoreBusy, StoreCor
 from forest_files.kernel.handover import create_for_owner
 from forest_files.kernel.shellword import shell_word
 from forest_files.kernel.state import refuse_linked_file, shared_dir
-from forest_files.store.connection import connect, damaged, open_db, translate
+from forest_files.store.connection import connect, damaged, translate
+from forest_files.store.dbfile import open_db
 
 # What SQLite keeps beside a database: a new file must not meet an old one's log or
 # journal (SQLite would replay it into the new file), so they move aside with it.
