@@ -19,7 +19,6 @@ start and imports of its own at each kill point (about 30% of the matrix's CPU).
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import re
@@ -32,9 +31,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from tests.helpers.git import git_env, make_repo, pasted
+from tests.helpers.typed import TIMEOUT, light, typed_here
 
 RUNNER = str(Path(__file__).with_name("crash_runner.py"))
 SEGMENTS = ".forest/ledger/segments/"
@@ -70,9 +68,6 @@ class Scenario:
     standing: frozenset[str] = frozenset()
 
 
-TIMEOUT = 120  # seconds a command may run before the test fails
-
-
 def run(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")} | git_env()
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -97,54 +92,21 @@ def forest(root: Path, *args: str) -> Said:
 
 
 CONSOLE = "import sys; sys.argv[0] = 'forest'; from forest_files.doors.entry import main; main()"
-LIGHT = frozenset({"check", "ci", "status"})  # entry.py's light doors: their end is os._exit
 
 
 def typed(root: Path, *args: str) -> Said:
-    """``forest ARGS`` typed in ``root`` as ``forest`` runs it, in this process: the console
-    entry (entry.py ``main``: dispatch, the full CLI's group, both error boundaries) with
-    ``run``'s git and timeout, its and its children's output (fds 1 and 2) captured; a
-    light door's command (``LIGHT``, a global option) through ``forest``."""
-    if not args or args[0] in LIGHT or args[0].startswith("-"):
+    """``forest ARGS`` typed in ``root`` as ``forest`` runs it, in this process
+    (tests/helpers/typed.py: the console entry, ``run``'s git and timeout, its and its
+    children's output captured); a light door's command through ``forest``."""
+    if light(args):
         return forest(root, *args)
-    fixed = git_env()
-    env = {k: None for k in os.environ if k.startswith("GIT_") and k not in fixed} | fixed
-    kept = (os.getcwd(), sys.argv, gc.isenabled(), signal.signal(signal.SIGALRM, _hung))
+    here = os.getcwd()
+    os.chdir(root)
     try:
-        os.chdir(root)
-        signal.setitimer(signal.ITIMER_REAL, TIMEOUT)
-        said = _TYPED.invoke(_Console(), list(args), env=env, catch_exceptions=False)
+        code, out, err = typed_here(args)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, kept[3])
-        os.chdir(kept[0])
-        sys.argv = kept[1]
-        if kept[2]:
-            gc.enable()  # entry.main turned it off for its one command (one_shot_gc)
-    return Said(said.exit_code, said.stdout, said.stderr)
-
-
-class Hung(BaseException):
-    """A ``typed`` command still running after ``TIMEOUT`` s (past the error boundary)."""
-
-
-def _hung(_signum: int, _frame: object) -> None:
-    raise Hung(f"still running after {TIMEOUT} s")
-
-
-class _Console:
-    """The console script as ``CliRunner.invoke`` calls a command (SystemExit: its code)."""
-
-    name = "forest"
-
-    def main(self, args: list[str], prog_name: str, **_extra: object) -> None:
-        from forest_files.doors.entry import main
-
-        sys.argv = [prog_name, *args]
-        main()
-
-
-_TYPED = CliRunner(capture="fd")  # a git child's words are the command's, as in a terminal
+        os.chdir(here)
+    return Said(code, out, err)
 
 
 def judge(root: Path, *args: str) -> Said:
