@@ -21,22 +21,22 @@ SHA-256 of the forest.toml text it was built under) and
 ``<fingerprint>.manifest`` (``MANIFEST_VERSION``: the view it was extended from,
 each segment file it holds with its blob id, each referenced body with its blob
 id or ``-``); at most ``MAX_VIEWS`` views are kept, with their side files
-(viewprune.py).
+(viewprune.py); each built in a temporary file made, renamed in and removed in one
+descriptor of the views folder (viewtemp.py).
 Refuses: whatever replay refuses (a forged or damaged ledger at that source).
 Returns: how the view was built ("incremental" or "full"); it is in place then (what
 it was built from, and ``built_from``: viewmanifest.py). With ``derive``, also what it
 said of the built store while still open: after the replay wrote and verified every row
 it holds (or applied the new acts to the copy of a sealed view), before the store is
 closed, renamed and sealed, so it is what the sealed view holds, without a cold reopen.
-Test: tests/custody/test_viewbuild.py, tests/doors/test_hooks.py
+Test: tests/custody/test_viewbuild.py, tests/doors/test_hooks.py,
+tests/doors/test_hostile_owner_views.py
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar, overload
@@ -55,8 +55,8 @@ from forest_files.custody.sources import (
 from forest_files.custody.viewkey import seal_view
 from forest_files.custody.viewmanifest import Manifest, manifest_rows, sealed_manifest
 from forest_files.custody.viewprune import prune
+from forest_files.custody.viewtemp import ViewTemp
 from forest_files.kernel.errors import ForestError
-from forest_files.kernel.handover import hand_over_path
 from forest_files.kernel.state import ensure_dir
 from forest_files.ledger.act_order import topo_order
 from forest_files.ledger.act_refs import body_refs
@@ -104,27 +104,21 @@ def build_view(
     cfg_key = hashlib.sha256(read.text.encode()).hexdigest()
     where = ledger_blobs(root, source, keep_index_file=keep_index_file)
     ensure_dir(target.parent)
-    fd, tmp_name = tempfile.mkstemp(prefix=".view-", suffix=".db", dir=target.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
-    tmp.unlink()
     said: list[T] = []  # what ``derive`` said of the store the manifest describes
     ask = None if derive is None else (lambda store: said.append(derive(store)))
     try:
-        manifest = _from_nearest(root, target.parent, cfg_key, where, tmp, ask)
-        if manifest is None:
-            _discard(tmp)
-            said.clear()
-            manifest = _full(root, cfg.project_id, where, tmp, ask)
-        hand_over_path(str(tmp))  # root's, in another user's git directory: theirs
-        os.replace(tmp, target)
+        with ViewTemp(target) as temp:  # made, renamed, removed in one folder descriptor
+            manifest = _from_nearest(root, target.parent, cfg_key, where, temp, ask)
+            if manifest is None:
+                temp.discard()
+                said.clear()
+                manifest = _full(root, cfg.project_id, where, temp.db, ask)
+            built = temp.place()  # root's, in another user's git directory: theirs
     except LedgerError as exc:  # a rule that rewrites ledger files: named, with the fix
         named = with_conversion(root, exc)
         named.source = source  # not the working tree's ledger, which `forest verify` reads
         raise named from exc
-    finally:
-        _discard(tmp)
-    seal_view(target, (cfg_key, manifest_rows(manifest)))
+    seal_view(target, (cfg_key, manifest_rows(manifest)), built)
     prune(target.parent)
     how = "full" if manifest.parent is None else "incremental"
     return how if derive is None else (how, said[-1])
@@ -168,7 +162,7 @@ def _named(acts: Iterable[Act]) -> set[str]:
 
 
 def _from_nearest(
-    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, tmp: Path, ask: _Ask
+    root: Path, folder: Path, cfg_key: str, where: LedgerBlobs, temp: ViewTemp, ask: _Ask
 ) -> Manifest | None:
     """Copy the newest usable view to ``tmp`` and replay only the acts of the segments
     it lacks (those alone are read and decoded); its manifest, or None if no view is
@@ -181,9 +175,9 @@ def _from_nearest(
         if not held.holds(where):
             continue  # another branch's ledger, or its content differs here
         try:
-            return _extend(root, view, held, where, tmp, ask)
+            return _extend(root, view, held, where, temp.db, ask)
         except (ForestError, sqlite3.Error, OSError):
-            _discard(tmp)
+            temp.discard()
             return None  # the full replay decides (and reports what it refuses)
     return None
 
@@ -264,11 +258,6 @@ def _settle(store: ForestStore) -> None:
     connection still writes without fsync (the header changes here, not in a reader):
     so the file renamed into place is the one readers find, sealed with no reopen."""
     store.conn.execute("PRAGMA journal_mode = WAL")
-
-
-def _discard(tmp: Path) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{tmp}{suffix}").unlink(missing_ok=True)
 
 
 def _newest_first(paths: Iterable[Path]) -> list[Path]:

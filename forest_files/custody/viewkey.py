@@ -191,10 +191,11 @@ _SEAL_SUFFIX = ".seal"  # what the view was built from, and the stat of the file
 _SEAL_KIND = "view-seal"
 
 
-def seal_view(view: Path, detail: object) -> None:
+def seal_view(view: Path, detail: object, built: os.stat_result | None = None) -> None:
     """Record that this machine built ``view`` (its stat, so a file put there by anyone
-    else, or changed since, is not believed) with ``detail`` (what it was built from)."""
-    st = os.lstat(view)
+    else, or changed since, is not believed) with ``detail`` (what it was built from).
+    ``built``: the view's stat as its builder found it in its folder's descriptor."""
+    st = os.lstat(view) if built is None else built
     stamp = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
     cache.write(view.with_suffix(_SEAL_SUFFIX), _SEAL_KIND, (stamp, detail))
 

@@ -69,15 +69,17 @@ def _owner_where_found(made: os.stat_result, path: str) -> tuple[int, int] | Non
     return top.st_uid, top.st_gid
 
 
-def hand_over_path(path: str) -> None:
+def hand_over_path(path: str, dir_fd: int | None = None) -> None:
     """``hand_over`` for the file or folder just made at ``path`` and closed (opened
     without following a link, never blocking on a FIFO: anything put there since is
-    another user's and left alone)."""
+    another user's and left alone); with ``dir_fd``, opened by its name in the folder
+    open there (its folder, held by the caller)."""
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+    name = path if dir_fd is None else os.path.basename(path)
     try:
-        fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(name, flags | getattr(os, "O_CLOEXEC", 0), dir_fd=dir_fd)
     except OSError:
         return
     try:

@@ -7,7 +7,8 @@ Returns: repository-relative names, with ``/`` separators; ``state_git_dir`` (th
 directory a state path lies in); ``open_below``, a folder under a git directory opened
 with no link followed (the one walk of kernel/handover.py and, through ``open_folder``,
 of kernel/cache.py's writes); ``through_folder``, the name root opens a state file by
-(SQLite's databases) through that folder's descriptor.
+(SQLite's databases) through that folder's descriptor; ``name_in``, that name through
+a descriptor the caller holds (a view being built: custody/viewbuild.py).
 Test: tests/kernel/test_paths.py
 """
 
@@ -114,15 +115,27 @@ def through_folder(path: str) -> tuple[str, int | None]:
     git directory with no link followed (``open_folder``; OSError for a link on the
     way), so a folder its owner swapped for a link after it was checked never leads the
     open elsewhere. Else ``path`` itself and None: another user's own files, by path."""
-    if not _by_fd:
-        _by_fd.append(hasattr(os, "geteuid") and os.geteuid() == 0 and os.path.isdir(PROC_FD))
-    if not _by_fd[0]:
-        return path, None
     folder, name = os.path.split(os.path.abspath(path))
-    if state_parts(folder) is None:
+    if not _root_by_fd() or state_parts(folder) is None:
         return path, None  # in no state directory (a library caller's, a temporary one)
     fd = open_folder(folder)
     return f"{PROC_FD}/{fd}/{name}", fd
+
+
+def name_in(at: int, path: str) -> str:
+    """The name to open ``path`` by, its folder open at ``at`` (``open_folder``) for as
+    long as the file is used: as ``through_folder`` names it (``/proc/self/fd/N/NAME``
+    as root in a state directory, else ``path``), through ``at`` held by the caller."""
+    folder, name = os.path.split(os.path.abspath(path))
+    if not _root_by_fd() or state_parts(folder) is None:
+        return path
+    return f"{PROC_FD}/{at}/{name}"
+
+
+def _root_by_fd() -> bool:
+    if not _by_fd:
+        _by_fd.append(hasattr(os, "geteuid") and os.geteuid() == 0 and os.path.isdir(PROC_FD))
+    return _by_fd[0]
 
 
 def segment_file(stem: str) -> str:

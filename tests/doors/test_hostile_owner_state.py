@@ -273,7 +273,9 @@ armed = []
 
 
 def hook(event, args):
-    if event == "os.rename" and os.fsdecode(args[1]).startswith(views + os.sep):
+    dst = os.fsdecode(args[1]) if event == "os.rename" else ""
+    # the view renamed in: by its path, or by its name in the views folder's descriptor
+    if dst.startswith(views + os.sep) or (args[3:] and args[3] is not None and dst.endswith(".db")):
         armed.append(True)
     elif event == "open" and armed and not os.path.islink(views):
         os.rename(views, views + "-moved")
