@@ -59,8 +59,8 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     at: int | None = None
     try:
         ensure_dir(folder)
-        sweep_parts(folder)
         at = open_folder(str(folder)) if _DIR_FDS else None  # None: by name (Windows)
+        sweep_parts(folder if at is None else at)
         fd = _open_part(part, selector, at)
         made = True
         _write_part(fd, part, f"# captured before `{step}`\n".encode() + data)
@@ -123,8 +123,8 @@ PART_SUFFIX = ".part"
 _PART = re.compile(r".+\.txt\.(?P<pid>[0-9]{1,10})\.part")
 
 
-def sweep_parts(folder: Path) -> None:
-    """Remove the part files of captures whose writer is gone (kernel/pids.py): a
-    restore killed as it wrote its capture left one; the restore typed next captures
-    that text again."""
+def sweep_parts(folder: Path | int) -> None:
+    """Remove the part files of captures whose writer is gone (kernel/pids.py), in the
+    captures folder (or its descriptor): a restore killed as it wrote its capture left
+    one; the restore typed next captures that text again."""
     sweep_dead(folder, _PART)
