@@ -75,12 +75,15 @@ def test_mcp_request_never_answered_by_end_of_input_errored_detected() -> None:
     stdout = io.BytesIO()
 
     async def main() -> None:
-        async with stdio(stdin, stdout, drain=0.2) as (incoming, outgoing), incoming, outgoing:
-            held = [await incoming.receive() for _ in sent]
-            await anyio.sleep(0.5)  # past the bound: the transport answers both
-            assert all(isinstance(m, SessionMessage) for m in held)
-            late = types.JSONRPCResponse(jsonrpc="2.0", id=7, result={})
-            await outgoing.send(SessionMessage(types.JSONRPCMessage(late)))  # dropped
+        # a bound on the whole session: a transport that never ends fails here, named,
+        # instead of holding the suite (and CI) until its own time limit
+        with anyio.fail_after(60):
+            async with stdio(stdin, stdout, drain=0.2) as (incoming, outgoing), incoming, outgoing:
+                held = [await incoming.receive() for _ in sent]
+                await anyio.sleep(0.5)  # past the bound: the transport answers both
+                assert all(isinstance(m, SessionMessage) for m in held)
+                late = types.JSONRPCResponse(jsonrpc="2.0", id=7, result={})
+                await outgoing.send(SessionMessage(types.JSONRPCMessage(late)))  # dropped
 
     started = time.monotonic()
     anyio.run(main)
