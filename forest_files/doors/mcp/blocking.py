@@ -32,6 +32,12 @@ from typing import Any, BinaryIO, TypeVar
 
 import anyio
 import anyio.abc
+
+# Imported here, on the thread that loads this module: anyio imports ``from_thread`` on
+# first use, and a call's thread that imported it itself could fail there (an import
+# hook's error, a full disk), and never tell the awaiting session, which then waited
+# for ever (tests/doors/test_mcp_blocking_import.py).
+from anyio.from_thread import run_sync as run_in_loop
 from anyio.lowlevel import current_token
 
 from forest_files.kernel.background import Background
@@ -69,7 +75,7 @@ class Blocking:
                 with self._lock:
                     self._running -= 1
                 with suppress(RuntimeError):  # the event loop has closed: nobody waits
-                    anyio.from_thread.run_sync(done.set, token=token)
+                    run_in_loop(done.set, token=token)
 
         with self._lock:
             self._running += 1
