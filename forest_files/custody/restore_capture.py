@@ -6,7 +6,7 @@ bytes as they were), after one header line naming the restore quoted so it paste
 (``# captured before `forest restore 'a b.md'```). Written as
 ``<name>.<pid>.part`` beside, fsynced and renamed in, so a kill leaves no capture
 or a whole one, never an empty one; made, renamed (or removed) in the captures folder
-opened from the git directory with no link followed (kernel/paths.py ``open_folder``),
+opened from the git directory with no link followed (kernel/held.py ``hold``),
 so a folder its owner swapped for a link meanwhile never leads the capture elsewhere;
 the part files of writers that are gone (their pid runs nothing here, or an hour old:
 kernel/pids.py) are removed by the next capture (``forest forget`` reads them as
@@ -36,7 +36,8 @@ from forest_files.kernel.access import access_fix
 from forest_files.kernel.errors import FREE_SPACE, ForestError, no_space
 from forest_files.kernel.handover import hand_over
 from forest_files.kernel.hashing import hash_body
-from forest_files.kernel.paths import CAPTURES_DIR, open_folder
+from forest_files.kernel.held import HeldFolder, hold
+from forest_files.kernel.paths import CAPTURES_DIR
 from forest_files.kernel.pids import sweep_dead
 from forest_files.kernel.shellword import forest_text, shell_word
 from forest_files.kernel.standing import from_the_top
@@ -56,19 +57,19 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
     with from_the_top():  # read later, from anywhere: the step as run at the top
         step = forest_text("restore", selector)
     made = False
-    at: int | None = None
+    held: HeldFolder | None = None
     try:
         ensure_dir(folder)
-        at = open_folder(str(folder)) if _DIR_FDS else None  # None: by name (Windows)
-        sweep_parts(folder if at is None else at)
-        fd = _open_part(part, selector, at)
+        held = hold(folder)
+        sweep_parts(held)
+        fd = _open_part(part, selector, held)
         made = True
         _write_part(fd, part, f"# captured before `{step}`\n".encode() + data)
-        os.replace(*_names(at, part, path), src_dir_fd=at, dst_dir_fd=at)
+        held.replace(part.name, path.name)
     except OSError as exc:
-        if made:  # what was at the name before is not ours to remove
+        if made and held is not None:  # what was at the name before is not ours to remove
             with contextlib.suppress(OSError):
-                os.unlink(_names(at, part)[0], dir_fd=at)
+                held.unlink(part.name)
         where = shell_word(str(folder))
         fix = FREE_SPACE if no_space(exc) else access_fix(os.fspath(part), exc)
         raise ForestError(
@@ -76,18 +77,9 @@ def capture(root: Path, selector: str, text: str | bytes) -> Path:
             f"nothing was restored — {fix}, then run the same command again"
         ) from exc
     finally:
-        if at is not None:
-            os.close(at)
+        if held is not None:
+            held.close()
     return path
-
-
-# The part file made, written and renamed in the captures folder's descriptor (POSIX)
-_DIR_FDS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
-
-
-def _names(at: int | None, *paths: Path) -> tuple[str, ...]:
-    """``paths`` as ``os`` takes them: names in the folder open at ``at``, else whole."""
-    return tuple(p.name if at is not None else str(p) for p in paths)
 
 
 def _write_part(fd: int, part: Path, data: bytes) -> None:
@@ -101,15 +93,15 @@ def _write_part(fd: int, part: Path, data: bytes) -> None:
         os.fsync(fd)
 
 
-def _open_part(part: Path, selector: str, at: int | None) -> int:
-    """A descriptor of the new file ``part`` (made in the folder open at ``at``), never
+def _open_part(part: Path, selector: str, held: HeldFolder) -> int:
+    """A descriptor of the new file ``part`` (made in the folder ``held``), never
     what is at its name already: a link the captures folder's owner planted there (root
     truncated and wrote its target), a FIFO, a file; refused, its removal named, nothing
     written."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
     try:
         # as open(part, "wb") made it: less the umask
-        return os.open(_names(at, part)[0], flags, 0o666, dir_fd=at)
+        return held.open(part.name, flags, 0o666)
     except FileExistsError:
         found = linked_file(part, "a capture being written")
         fix = f"rm -- {shell_word(str(part))}"
@@ -123,8 +115,8 @@ PART_SUFFIX = ".part"
 _PART = re.compile(r".+\.txt\.(?P<pid>[0-9]{1,10})\.part")
 
 
-def sweep_parts(folder: Path | int) -> None:
+def sweep_parts(folder: Path | HeldFolder) -> None:
     """Remove the part files of captures whose writer is gone (kernel/pids.py), in the
-    captures folder (or its descriptor): a restore killed as it wrote its capture left
-    one; the restore typed next captures that text again."""
+    captures folder (or the caller's hold of it): a restore killed as it wrote its
+    capture left one; the restore typed next captures that text again."""
     sweep_dead(folder, _PART)

@@ -4,10 +4,10 @@ over the view and discarded in one descriptor of the views folder.
 Stores: ``.git/forest/views/.view-<random>.db`` (SQLite makes it, and its ``-wal``,
 ``-shm`` or ``-journal``), renamed over the view when built, else removed with those
 side files. The views folder is opened once, from the git directory with no link
-followed (kernel/paths.py ``open_folder``), and held while the view is built: SQLite
-is handed the file through that descriptor (``name_in``), and the rename and removals
-are made in it, so a views folder its owner swapped for a link meanwhile never leads
-root to make, rename or remove a file in the folder the link leads to.
+followed (kernel/held.py ``hold``), and held while the view is built: SQLite is
+handed the file through that descriptor (``HeldFolder.through``), and the rename and
+removals are made in it, so a views folder its owner swapped for a link meanwhile
+never leads root to make, rename or remove a file in the folder the link leads to.
 Refuses: a views folder that cannot be so opened (a link swapped in since
 kernel/state.py ``ensure_dir`` looked: ``refuse_unopened``, its ``rm`` named).
 Returns: ``ViewTemp``, a context manager (its file discarded and folder closed on exit).
@@ -21,11 +21,8 @@ from pathlib import Path
 from types import TracebackType
 
 from forest_files.kernel.handover import hand_over_path
-from forest_files.kernel.paths import name_in, open_folder
+from forest_files.kernel.held import HeldFolder, hold
 from forest_files.kernel.state import refuse_unopened
-
-# Made, renamed and removed in the folder's descriptor where the system allows (POSIX)
-_BY_FD = {os.open, os.rename, os.unlink} <= os.supports_dir_fd
 
 
 class ViewTemp:
@@ -36,14 +33,11 @@ class ViewTemp:
         self.folder = target.parent
         self.name = f".view-{os.urandom(8).hex()}.db"  # SQLite makes it, with its mode
         self.target = target
-        self.at: int | None = None
-        if _BY_FD:
-            try:
-                self.at = open_folder(str(self.folder))
-            except OSError as exc:
-                raise refuse_unopened(str(self.folder / self.name), exc) from exc
-        path = str(self.folder / self.name)
-        self.db = Path(path if self.at is None else name_in(self.at, path))
+        try:
+            self.held: HeldFolder = hold(self.folder)
+        except OSError as exc:
+            raise refuse_unopened(str(self.folder / self.name), exc) from exc
+        self.db = Path(self.held.through(self.name))
 
     def __enter__(self) -> ViewTemp:
         return self
@@ -51,33 +45,17 @@ class ViewTemp:
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        try:
+        with self.held:
             self.discard()
-        finally:
-            if self.at is not None:
-                os.close(self.at)
-
-    def _in(self, name: str) -> str:
-        return name if self.at is not None else str(self.folder / name)
 
     def discard(self) -> None:
         """The temporary database and its side files removed (absent is fine)."""
         for suffix in ("", "-wal", "-shm", "-journal"):
-            try:  # noqa: SIM105  (as unlink(missing_ok=True))
-                os.unlink(self._in(self.name + suffix), dir_fd=self.at)
-            except FileNotFoundError:
-                pass
+            self.held.unlink(self.name + suffix, missing_ok=True)
 
     def place(self) -> os.stat_result:
         """The built database handed to the owner of another user's git directory (root's
         there), then renamed over the view; the view's stat, found in the folder."""
-        hand_over_path(str(self.folder / self.name), dir_fd=self.at)
-        os.replace(
-            self._in(self.name),
-            self._in(self.target.name),
-            src_dir_fd=self.at,
-            dst_dir_fd=self.at,
-        )
-        if self.at is None:
-            return os.lstat(self.target)
-        return os.stat(self.target.name, dir_fd=self.at, follow_symlinks=False)
+        hand_over_path(str(self.folder / self.name), dir_fd=self.held.at)
+        self.held.replace(self.name, self.target.name)
+        return self.held.stat(self.target.name)

@@ -52,20 +52,21 @@ except ImportError:  # an interpreter built without it: hashlib's, whatever it i
     from hashlib import blake2b
 
 from forest_files.kernel.handover import hand_over
-from forest_files.kernel.paths import STATE_NAME, open_folder, state_git_dir
+from forest_files.kernel.held import hold
+from forest_files.kernel.paths import STATE_NAME, state_git_dir
 from forest_files.kernel.state import ensure_dir, git_dir_paths
 
 TYPE_CHECKING = False  # typing itself is not imported: the warm check pays for it
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from forest_files.kernel.held import HeldFolder
+
 MAGIC = b"FFCACHE1"
 KEY_NAME = "mac.key"
 _KEY_BYTES = 32
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a FIFO's open returns at once: fstat then says
-# os.replace takes dir_fds where os.rename does (supports_dir_fd lists rename alone)
-_DIR_FDS = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
 _KEYS: dict[str, bytes] = {}  # common state directory -> its key, read once per process
 
 
@@ -136,36 +137,34 @@ def forget(path: str | os.PathLike[str]) -> None:
 
 def replace_atomically(target: str, data: bytes, *, fsync: bool = False, mode: int = 0o600) -> None:
     """``data`` at ``target``: a temp file beside it (``O_EXCL|O_NOFOLLOW``, created
-    with ``mode`` less the umask), renamed in. Both in one descriptor of the folder,
-    which in a state directory is opened from the git directory with no link followed
-    (kernel/paths.py ``open_folder``): a folder the directory's owner swapped for a link
+    with ``mode`` less the umask), renamed in. Both in one hold of the folder
+    (kernel/held.py ``hold``), which in a state directory is opened from the git
+    directory with no link followed: a folder the directory's owner swapped for a link
     after ``ensure_dir`` looked is never written through (OSError)."""
     folder, name = os.path.split(target)
-    at = open_folder(folder or ".") if _DIR_FDS else None  # None: by name (Windows)
-    try:
-        _replace_in(at, target if at is None else name, data, fsync, mode, target)
-        if fsync and at is not None:
+    with hold(folder or ".") as held:
+        _replace_in(held, name, data, fsync, mode, target)
+        if fsync and held.at is not None:
             try:  # noqa: SIM105  (as fsync_dir does, not strict)
-                os.fsync(at)
+                os.fsync(held.at)
             except OSError:
                 pass
         elif fsync:
             fsync_dir(folder)
-    finally:
-        if at is not None:
-            os.close(at)
 
 
-def _replace_in(at: int | None, name: str, data: bytes, fsync: bool, mode: int, full: str) -> None:
-    """``replace_atomically`` of ``name`` in the folder open at ``at`` (None: by name),
-    ``full`` its path (the hand-over finds it there)."""
+def _replace_in(
+    held: HeldFolder, name: str, data: bytes, fsync: bool, mode: int, full: str
+) -> None:
+    """``replace_atomically`` of ``name`` in the folder ``held``, ``full`` its path (the
+    hand-over finds it there)."""
     tmp = f"{name}.{os.getpid()}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW
     try:
-        fd = os.open(tmp, flags, mode, dir_fd=at)
+        fd = held.open(tmp, flags, mode)
     except FileExistsError:  # left by a crashed earlier process that had our pid
-        os.unlink(tmp, dir_fd=at)
-        fd = os.open(tmp, flags, mode, dir_fd=at)
+        held.unlink(tmp)
+        fd = held.open(tmp, flags, mode)
     try:
         hand_over(fd, f"{full}.{os.getpid()}.tmp")  # root's, in another user's git dir
         with os.fdopen(fd, "wb") as fh:
@@ -173,10 +172,10 @@ def _replace_in(at: int | None, name: str, data: bytes, fsync: bool, mode: int, 
             if fsync:
                 fh.flush()
                 os.fsync(fh.fileno())
-        os.replace(tmp, name, src_dir_fd=at, dst_dir_fd=at)
+        held.replace(tmp, name)
     except BaseException:
         try:  # noqa: SIM105  (contextlib stays off the warm check's import list)
-            os.unlink(tmp, dir_fd=at)
+            held.unlink(tmp)
         except OSError:
             pass
         raise

@@ -6,7 +6,7 @@ Refuses: nothing.
 Returns: repository-relative names, with ``/`` separators; ``state_git_dir`` (the git
 directory a state path lies in); ``open_below``, a folder under a git directory opened
 with no link followed (the one walk of kernel/handover.py and, through ``open_folder``,
-of kernel/cache.py's writes); ``through_folder``, the name root opens a state file by
+of kernel/held.py's held folders); ``through_folder``, the name root opens a state file by
 (SQLite's databases) through that folder's descriptor; ``name_in``, that name through
 a descriptor the caller holds (a view being built: custody/viewbuild.py).
 Test: tests/kernel/test_paths.py

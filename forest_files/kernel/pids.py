@@ -5,7 +5,7 @@ Stores: nothing; ``sweep_dead`` removes, in one folder, the entries a pattern na
 whose writer is gone: its pid runs no process here, or the file is ``STALE_SECONDS``
 old (a pid reused: this process's own id counts as alive, so its young files stay);
 a link is removed, never followed; a directory only where the caller says so; listed
-and removed in one descriptor of the folder (kernel/paths.py ``open_folder``).
+and removed in one hold of the folder (kernel/held.py ``hold``).
 Refuses: nothing (an entry that cannot be read or removed is kept).
 Returns: ``pid_alive``: False only when this machine has no process with that id
 (this process's own id, another user's process, and any id off POSIX count as
@@ -23,7 +23,7 @@ import shutil
 import stat
 import time
 
-from forest_files.kernel.paths import open_folder
+from forest_files.kernel.held import HeldFolder, hold
 
 # A temp file lives for one write and one rename: one this old was left by a writer
 # that is gone, whatever process its pid names now.
@@ -53,7 +53,7 @@ def writer_gone(pid: int | None, mtime: float, now: float) -> bool:
 
 
 def sweep_dead(
-    folder: str | os.PathLike[str] | int,
+    folder: str | os.PathLike[str] | HeldFolder,
     name: re.Pattern[str],
     *,
     now: float | None = None,
@@ -61,31 +61,25 @@ def sweep_dead(
 ) -> list[str]:
     """Remove each entry of ``folder`` whose whole name ``name`` matches (its group
     ``pid`` the writer's) and whose writer is gone; with ``dirs``, a directory so named
-    too (removed whole). ``folder``: a folder's descriptor the caller holds, or a path,
-    opened here (kernel/paths.py ``open_folder``: in a state directory, from its git
-    directory with no link followed). Listed and removed in that descriptor, so a
-    folder swapped for a link meanwhile never leads a removal elsewhere. The names
-    removed, sorted."""
-    if isinstance(folder, int) or not _BY_FD:
+    too (removed whole). ``folder``: a folder the caller holds, or a path, held here
+    (kernel/held.py ``hold``: in a state directory, opened from its git directory with
+    no link followed). Listed and removed in that hold, so a folder swapped for a link
+    meanwhile never leads a removal elsewhere. The names removed, sorted."""
+    if isinstance(folder, HeldFolder):
         return _sweep_in(folder, name, now, dirs)
     try:
-        at = open_folder(os.fspath(folder))
+        held = hold(folder)
     except OSError:
         return []  # gone, or a link: nothing to sweep there
-    try:
-        return _sweep_in(at, name, now, dirs)
-    finally:
-        os.close(at)
+    with held:
+        return _sweep_in(held, name, now, dirs)
 
 
-def _sweep_in(
-    at: str | os.PathLike[str] | int, name: re.Pattern[str], now: float | None, dirs: bool
-) -> list[str]:
+def _sweep_in(held: HeldFolder, name: re.Pattern[str], now: float | None, dirs: bool) -> list[str]:
     try:
-        entries = list(os.scandir(at))
+        entries = list(held.scandir())
     except OSError:
         return []
-    dir_fd = at if isinstance(at, int) else None
     clock = time.time() if now is None else now
     removed: list[str] = []
     for entry in entries:
@@ -98,24 +92,24 @@ def _sweep_in(
             continue  # another sweeper, or its writer, took it
         if not writer_gone(int(found["pid"]), st.st_mtime, clock):
             continue
-        target = entry.name if dir_fd is not None else entry.path
-        try:
-            if stat.S_ISDIR(st.st_mode):
-                if not dirs:
-                    continue
-                shutil.rmtree(target, dir_fd=dir_fd)
-            else:
-                os.unlink(target, dir_fd=dir_fd)
-        except FileNotFoundError:
+        if stat.S_ISDIR(st.st_mode) and not dirs:
             continue
-        except OSError:
-            continue  # not ours to remove: kept
-        removed.append(entry.name)
+        if _remove(held, entry.name, stat.S_ISDIR(st.st_mode)):
+            removed.append(entry.name)
     return sorted(removed)
 
 
-# Listed and removed in the folder's descriptor where the system allows (POSIX)
-_BY_FD = os.scandir in os.supports_fd and os.unlink in os.supports_dir_fd
+def _remove(held: HeldFolder, name: str, folder: bool) -> bool:
+    """``name`` removed from ``held`` (a folder whole); False if it could not be."""
+    try:
+        if folder:
+            path, at = held.where(name)
+            shutil.rmtree(path, dir_fd=at)
+        else:
+            held.unlink(name)
+    except OSError:  # gone meanwhile, or not ours to remove: kept
+        return False
+    return True
 
 
 __all__ = ["STALE_SECONDS", "pid_alive", "sweep_dead", "writer_gone"]
