@@ -128,9 +128,13 @@ def write(path: str | os.PathLike[str], kind: str, value: object) -> bool:
 
 
 def forget(path: str | os.PathLike[str]) -> None:
-    """Remove the record at ``path`` (absent is fine)."""
-    try:  # noqa: SIM105  (contextlib stays off the warm check's import list)
-        os.unlink(path)
+    """Remove the record at ``path`` (absent is fine), in its folder held as a write
+    holds it (kernel/held.py ``hold``): a folder its owner swapped for a link is never
+    removed through (nothing is removed then)."""
+    folder, name = os.path.split(os.fspath(path))
+    try:
+        with hold(folder or ".") as held:
+            held.unlink(name, missing_ok=True)
     except OSError:
         pass
 

@@ -1,0 +1,88 @@
+"""Root drops a cache record in a hostile owner's ``cache/``.
+
+Root runs ``forest check`` in ``nobody``'s repository (under ``sudo``, ``SUDO_UID``
+naming ``nobody``); the check finds drift, so the clean verdict it remembered before
+is dropped (kernel/cache.py ``forget``). As root removes it, ``nobody`` swaps
+``.git/forest/cache`` for a link to a folder of root's holding a file of the record's
+name. Root must never remove a file in the folder the link leads to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.git import pasted
+from tests.helpers.unprivileged import (
+    SUDO,
+    adopted_place,
+    as_root,
+    as_root_with_owner,
+    handed_copy,
+)
+
+FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+
+# The child: root's ``forest check``; at the first removal (``os.remove``) naming the
+# remembered verdict (``verdict-….bin``), the owner swaps CACHE for a link to OUTSIDE
+# (an audit hook, PEP 578, plays the owner at that one moment: no product code changed).
+_SWAP_AT_FORGET = r"""
+import os, sys
+
+cache, outside = sys.argv[1:3]
+done = []
+
+
+def hook(event, args):
+    if done or event != "os.remove":
+        return
+    name = os.path.basename(os.fsdecode(args[0]))
+    if name.startswith("verdict-") and name.endswith(".bin"):
+        done.append(True)
+        os.rename(cache, cache + "-moved")
+        os.symlink(outside, cache)
+
+
+sys.addaudithook(hook)
+sys.argv = ["forest", "check"]
+from forest_files.doors.entry import main
+
+sys.exit(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def place() -> Iterator[tuple[Path, Path]]:
+    if not as_root():
+        pytest.skip("only root runs forest in a repository another user owns")
+    with adopted_place(FILES, "doc.md") as made:
+        yield made
+
+
+def test_cache_forget_cache_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Root's clean ``forest check`` remembered its verdict; the file drifts, and as
+    root's next check drops that record, ``nobody`` swaps ``cache/`` for a link to a
+    folder of root's holding a file of the record's name: root removed root's own file,
+    by path through the link. Now the record is removed in the cache folder opened from
+    the git directory with no link followed: root's file is left, byte for byte, and
+    the record root remembered is gone from the folder it was in."""
+    repo = handed_copy(place[0], "swap cache at forget")
+    assert pasted(repo, "forest check", env=SUDO).returncode == 0  # remembers it clean
+    cache = repo / ".git" / "forest" / "cache"
+    (record,) = cache.glob("verdict-*.bin")
+    (repo / "doc.md").write_text(FILES["doc.md"].replace("blue", "green"), encoding="utf-8")
+    outside = tmp_path / "roots"
+    outside.mkdir()
+    (outside / record.name).write_bytes(b"root's own file\n")
+    done = as_root_with_owner(repo, _SWAP_AT_FORGET, str(cache), str(outside))
+    moved = cache.with_name("cache-moved")
+    assert cache.is_symlink() and moved.is_dir(), done.stderr  # the owner did swap it
+    assert [p.name for p in outside.iterdir()] == [record.name], done.stderr
+    assert (outside / record.name).read_bytes() == b"root's own file\n"
+    assert (outside / record.name).stat().st_uid == 0
+    assert not (moved / record.name).exists(), done.stderr  # dropped where it was
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
