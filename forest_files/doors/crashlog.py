@@ -7,7 +7,9 @@ prints one line naming this file instead of a traceback.
 Stores: one file per internal error, ``<git-common-dir>/forest/crash/<UTC
 time, to the microsecond>-<pid>.log`` (kernel/state.py's shared directory; ``0600``, created
 exclusively and never through a symlink, given to the git directory's owner when root
-writes it there (kernel/handover.py); the newest ``KEEP`` kept). It holds
+writes it there (kernel/handover.py); the newest ``KEEP`` kept), made and pruned in the
+crash folder opened from the git directory with no link followed (kernel/held.py
+``hold``: a folder swapped for a link since is never written or pruned through). It holds
 the forest-files version, the command and its command line (each ``--words``
 value replaced by its length), the Python version and the traceback as Python
 formats it: no local variable's value, so no file body beyond what an
@@ -16,7 +18,8 @@ Refuses: nothing. Without a git directory at or above the command's repository
 (or one it cannot write in) no log is written: the line then carries the
 traceback's last line and says why there is no log.
 Returns: ``internal_line`` (the line after ``forest:``), ``write_crash_log``.
-Test: tests/doors/test_boundary.py, tests/doors/test_state_of_another_owner.py
+Test: tests/doors/test_boundary.py, tests/doors/test_state_of_another_owner.py,
+tests/doors/test_crashlog_swapped.py
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from forest_files.kernel.handover import hand_over
+from forest_files.kernel.held import HeldFolder, hold
 from forest_files.kernel.paths import CRASH_DIR  # under kernel/state.py's shared_dir
 
 KEEP = 20  # crash logs kept; the oldest beyond are removed when one is written
@@ -62,8 +66,9 @@ def write_crash_log(
 
     folder = shared_dir(worktree_root(repo)) / CRASH_DIR
     ensure_dir(folder)
-    path = _create(folder, report(exc, command, argv).encode("utf-8", "backslashreplace"))
-    _prune(folder)
+    with hold(folder) as held:  # a crash folder swapped for a link since: OSError, no log
+        path = _create(held, report(exc, command, argv).encode("utf-8", "backslashreplace"))
+        _prune(held)
     return path
 
 
@@ -135,31 +140,33 @@ def _why(why: BaseException) -> str:
     return type(why).__name__
 
 
-def _create(folder: Path, data: bytes) -> Path:
-    """A new file in ``folder`` (``0600``, never an existing one, never a symlink)."""
+def _create(held: HeldFolder, data: bytes) -> Path:
+    """A new file in the folder ``held`` (``0600``, never an existing one, never a
+    symlink); its path."""
     now = time.time()
     stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for n in range(100):
-        path = folder / f"{stamp}-{os.getpid()}{f'-{n}' if n else ''}.log"
+        name = f"{stamp}-{os.getpid()}{f'-{n}' if n else ''}.log"
         try:
-            fd = os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
+            fd = held.open(name, flags | getattr(os, "O_CLOEXEC", 0), 0o600)
         except FileExistsError:
             continue
+        path = Path(held.path) / name
         hand_over(fd, str(path))  # root's, in another user's git directory: theirs
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         return path
-    raise FileExistsError(f"{folder}: no free crash log name for {stamp}-{os.getpid()}")
+    raise FileExistsError(f"{held.path}: no free crash log name for {stamp}-{os.getpid()}")
 
 
-def _prune(folder: Path) -> None:
-    """Keep the newest ``KEEP`` logs (by modification time, then name); best effort."""
+def _prune(held: HeldFolder) -> None:
+    """Keep the newest ``KEEP`` logs (by modification time, then name), listed and
+    removed in the folder ``held``; best effort."""
     try:
-        with os.scandir(folder) as entries:
-            logs = [e for e in entries if e.name.endswith(".log")]
+        logs = [e for e in held.scandir() if e.name.endswith(".log")]
         logs.sort(key=lambda e: (e.stat(follow_symlinks=False).st_mtime_ns, e.name))
         for old in logs[:-KEEP]:
-            os.unlink(old.path)  # unlink never follows a symlink
+            held.unlink(old.name)  # unlink never follows a symlink
     except OSError:
         pass
