@@ -283,22 +283,28 @@ def _read_key(key_path: str) -> bytes | None:
 
 def _create_key(state: str, key_path: str) -> bytes | None:
     """A new random key, published with ``link`` so a racing process never reads half
-    of one: the loser of the race reads the winner's key."""
+    of one: the loser of the race reads the winner's key. Made, linked and its temp
+    name removed in one hold of the state folder (kernel/held.py ``hold``): a folder its
+    owner swapped for a link after ``ensure_dir`` looked never receives it (no key)."""
     ensure_dir(state)
-    tmp = f"{key_path}.{os.getpid()}.tmp"
-    forget(tmp)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
-    hand_over(fd, tmp)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(os.urandom(_KEY_BYTES))
-        fh.flush()
-        os.fsync(fh.fileno())
+    tmp = f"{KEY_NAME}.{os.getpid()}.tmp"
     try:
-        os.link(tmp, key_path)
-    except FileExistsError:
-        pass
-    finally:
-        forget(tmp)
+        with hold(state) as held:
+            held.unlink(tmp, missing_ok=True)
+            fd = held.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o600)
+            hand_over(fd, os.path.join(state, tmp))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(os.urandom(_KEY_BYTES))
+                fh.flush()
+                os.fsync(fh.fileno())
+            try:
+                held.link(tmp, KEY_NAME)
+            except FileExistsError:
+                pass
+            finally:
+                held.unlink(tmp, missing_ok=True)
+    except OSError:
+        return None  # swapped, or not writable: no key, so no record is believed
     return _read_key(key_path)
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # Names opened, dated, renamed and removed relative to a folder's descriptor, and the
 # folder listed through it (os.replace takes dir_fds where os.rename does: the set
 # lists rename alone). Asked once, here, for every caller.
-BY_FD = {os.open, os.stat, os.rename, os.unlink} <= os.supports_dir_fd and {
+BY_FD = {os.open, os.stat, os.rename, os.unlink, os.link} <= os.supports_dir_fd and {
     os.listdir,
     os.scandir,
 } <= os.supports_fd
@@ -98,6 +98,14 @@ class HeldFolder:
         """``name`` renamed to ``new`` in the folder, over what is there (``os.replace``)."""
         path, at = self.where(name)
         os.replace(path, self.where(new)[0], src_dir_fd=at, dst_dir_fd=at)
+
+    def link(self, name: str, new: str) -> None:
+        """``new`` made a hard link to ``name`` in the folder (FileExistsError when
+        ``new`` is there): a file published whole, never half written."""
+        path, at = self.where(name)
+        # a link swapped in at ``name`` is linked itself, never the file it leads to
+        own = {"follow_symlinks": False} if os.link in os.supports_follow_symlinks else {}
+        os.link(path, self.where(new)[0], src_dir_fd=at, dst_dir_fd=at, **own)
 
     def listdir(self) -> list[str]:
         """The names in the folder."""

@@ -1,4 +1,5 @@
-"""Root drops a cache record in a hostile owner's ``cache/``.
+"""Root drops a cache record in a hostile owner's ``cache/``, and makes the MAC key in
+their ``.git/forest``.
 
 Root runs ``forest check`` in ``nobody``'s repository (under ``sudo``, ``SUDO_UID``
 naming ``nobody``); the check finds drift, so the clean verdict it remembered before
@@ -86,3 +87,53 @@ def test_cache_forget_cache_folder_swapped_for_link_refused(
     assert (outside / record.name).stat().st_uid == 0
     assert not (moved / record.name).exists(), done.stderr  # dropped where it was
     assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+
+
+# The child: root's ``forest check`` in a state folder with no MAC key yet; as root
+# opens the key's temporary file (``mac.key.<pid>.tmp``), the owner swaps the state
+# folder STATE for a link to OUTSIDE.
+_SWAP_AT_KEY = r"""
+import os, sys
+
+state, outside = sys.argv[1:3]
+done = []
+
+
+def hook(event, args):
+    if done or event != "open" or not isinstance(args[0], (str, bytes)):
+        return
+    name = os.path.basename(os.fsdecode(args[0]))
+    if name.startswith("mac.key.") and name.endswith(".tmp"):
+        done.append(True)
+        os.rename(state, state + "-moved")
+        os.symlink(outside, state)
+
+
+sys.addaudithook(hook)
+sys.argv = ["forest", "check"]
+from forest_files.doors.entry import main
+
+sys.exit(main())
+"""
+
+
+def test_cache_key_state_folder_swapped_for_link_refused(
+    place: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Root's first cache write in a clone makes its MAC key; as root opens the key's
+    temporary file, ``nobody`` swaps ``.git/forest`` for a link to a folder of root's:
+    root made the temporary file there, handed it to ``nobody`` and linked it in as
+    ``mac.key``, a file of ``nobody``'s in root's folder. Now the key is made, linked
+    and its temporary name removed in the state folder opened from the git directory
+    with no link followed: root's folder holds what it held, and the check ends."""
+    repo = handed_copy(place[0], "swap state at key")
+    state = repo / ".git" / "forest"
+    (state / "mac.key").unlink(missing_ok=True)
+    outside = tmp_path / "roots"
+    outside.mkdir()
+    (outside / "keep.txt").write_bytes(b"root's own file\n")
+    done = as_root_with_owner(repo, _SWAP_AT_KEY, str(state), str(outside))
+    assert state.is_symlink() and state.with_name("forest-moved").is_dir(), done.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["keep.txt"], done.stderr
+    assert (outside / "keep.txt").read_bytes() == b"root's own file\n"
+    assert "Traceback" not in done.stderr, done.stderr
