@@ -9,56 +9,25 @@ of root's as root makes or renames its capture's part file. The capture (text
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.git import pasted
-from tests.helpers.unprivileged import (
-    SUDO,
-    adopted_place,
-    as_root,
-    as_root_with_owner,
-    handed_copy,
-)
-
-FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+from tests.helpers.swap import ONE_DOC as FILES
+from tests.helpers.swap import owned_place, owner_script
+from tests.helpers.unprivileged import SUDO, as_root_with_owner, handed_copy
 
 # The child: root's ``forest restore doc.md``; at the first EVENT naming a part file
 # (``….part``), the owner swaps CAPTURES for a link to OUTSIDE (an audit hook, PEP 578,
 # plays the owner at that one moment: no product code changed).
-_SWAP_AT_PART = r"""
-import os, sys
-
-captures, outside, event_name = sys.argv[1:4]
-done = []
-
-
-def hook(event, args):
-    if done or event != event_name or not args:
-        return
-    first = args[0]
-    if isinstance(first, (str, bytes, os.PathLike)) and os.fsdecode(first).endswith(".part"):
-        done.append(True)
-        os.rename(captures, captures + "-moved")
-        os.symlink(outside, captures)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "restore", "doc.md"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
-
-
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root runs forest in a repository another user owns")
-    with adopted_place(FILES, "doc.md") as made:
-        yield made
+_SWAP_AT_PART = owner_script(
+    ("captures", "outside", "event_name"),
+    'event == event_name and path is not None and path.endswith(".part")',
+    "swap(captures, outside)",
+    forest=("restore", "doc.md"),
+)
+place = owned_place(FILES, "doc.md")
 
 
 @pytest.mark.parametrize("event", ["open", "os.rename"], ids=["made", "renamed"])

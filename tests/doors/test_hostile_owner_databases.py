@@ -12,57 +12,25 @@ from __future__ import annotations
 import os
 import shlex
 import sqlite3
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.git import pasted
-from tests.helpers.unprivileged import (
-    SUDO,
-    adopted_place,
-    as_root,
-    as_root_with_owner,
-    handed_copy,
-)
-
-FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+from tests.helpers.swap import ONE_DOC as FILES
+from tests.helpers.swap import owned_place, owner_script
+from tests.helpers.unprivileged import SUDO, as_root_with_owner, handed_copy
 
 # The child: root's ``forest ARGS…``; the owner swaps ``.git/forest`` for a link to
 # OUTSIDE at the first event EVENT naming a file called NAME (an audit hook, PEP 578,
 # plays the owner at that one moment: no product code changed).
-_SWAP_AT = r"""
-import os, sys
-
-state, outside, event_name, name = sys.argv[1:5]
-done = []
-
-
-def hook(event, args):
-    if done or event != event_name or not args:
-        return
-    first = args[0]
-    if isinstance(first, (str, bytes, os.PathLike)) and os.fsdecode(first).endswith("/" + name):
-        done.append(True)
-        os.rename(state, state + "-moved")
-        os.symlink(outside, state)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", *sys.argv[5:]]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
-
-
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root runs forest in a repository another user owns")
-    with adopted_place(FILES, "doc.md") as made:
-        yield made
+_SWAP_AT = owner_script(
+    ("state", "outside", "event_name", "name"),
+    'event == event_name and path is not None and path.endswith("/" + name)',
+    "swap(state, outside)",
+)
+place = owned_place(FILES, "doc.md")
 
 
 def _roots_state(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:

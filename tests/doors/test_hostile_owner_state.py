@@ -13,31 +13,17 @@ import fcntl
 import os
 import shlex
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.git import pasted
-from tests.helpers.unprivileged import (
-    NOBODY,
-    SUDO,
-    adopted_place,
-    as_root,
-    as_root_with_owner,
-    handed_copy,
-)
+from tests.helpers.swap import ONE_DOC as FILES
+from tests.helpers.swap import owned_place, owner_script
+from tests.helpers.unprivileged import NOBODY, SUDO, as_root_with_owner, handed_copy
 
-FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
 BOUND = 30  # seconds a hang is given before ``timeout`` ends it: a bound, never a measure
-
-
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root runs forest in a repository another user owns")
-    with adopted_place(FILES, "doc.md") as made:
-        yield made
+place = owned_place(FILES, "doc.md")
 
 
 def _warm(place: tuple[Path, Path], name: str) -> Path:
@@ -96,28 +82,13 @@ def test_watch_file_fifo_in_repo_of_another_user_recovers(
 # The child: root's ``forest check``, the owner swapping ``.git/forest`` for a link to
 # OUTSIDE right after root makes ``.git/forest/cache`` (an audit hook, PEP 578, plays
 # the owner at that one moment: no product code changed).
-_SWAP_AFTER_MKDIR = r"""
-import os, sys
-
-state, outside = sys.argv[1], sys.argv[2]
-armed = []
-
-
-def hook(event, args):
-    if event == "os.mkdir" and os.fsdecode(args[0]) == os.path.join(state, "cache"):
-        armed.append(True)
-    elif event == "open" and armed:
-        armed.clear()
-        os.rename(state, state + "-moved")
-        os.symlink(outside, state)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "check"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
+_SWAP_AFTER_MKDIR = owner_script(
+    ("state", "outside"),
+    'event == "open"',
+    "swap(state, outside)",
+    arm='event == "os.mkdir" and path == os.path.join(state, "cache")',
+    forest=("check",),
+)
 
 
 def _swapped(place: tuple[Path, Path], tmp_path: Path, name: str) -> Path:
@@ -161,30 +132,22 @@ def test_cache_write_state_folder_swapped_for_link_refused(
 # The child: root's watcher log (doors/watch/daemon.py ``OwnersLog``) at a full
 # ``watch.log``; the owner plants a link at its name right after the rotation renames
 # it away (an audit hook plays the owner then), before the handler opens it again.
-_LINK_AT_ROTATION = r"""
-import logging, os, sys
+_LINK_AT_ROTATION = owner_script(
+    ("log_path", "outside", "owner"),
+    'event == "open" and path == log_path',
+    "plant(log_path, outside, owner)",
+    arm='event == "os.rename" and path == log_path',
+    program="""
+import logging
 
 from forest_files.doors.watch.daemon import OwnersLog
-
-log_path, outside, owner = sys.argv[1], sys.argv[2], int(sys.argv[3])
-armed = []
-
-
-def hook(event, args):
-    if event == "os.rename" and os.fsdecode(args[0]) == log_path:
-        armed.append(True)
-    elif event == "open" and armed and not isinstance(args[0], int):
-        if os.fsdecode(args[0]) == log_path:
-            armed.clear()
-            os.symlink(outside, log_path)
-            os.lchown(log_path, owner, owner)
-
 
 handler = OwnersLog(log_path, maxBytes=1 << 20, backupCount=3, encoding="utf-8")
 sys.addaudithook(hook)
 handler.emit(logging.makeLogRecord({"msg": "a line that starts a new log"}))
 handler.close()
-"""
+""",
+)
 
 
 def test_watch_log_link_planted_at_rotation_refused(
@@ -210,28 +173,18 @@ def test_watch_log_link_planted_at_rotation_refused(
 
 # The child: root's ``forest restore doc.md``; the owner plants a link at the name of
 # the capture's part file just as root opens it (an audit hook plays the owner then).
-_LINK_AT_PART = r"""
-import os, sys
-
-target, owner = sys.argv[1], int(sys.argv[2])
-
-
-def hook(event, args):
-    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
-        name = os.fsdecode(args[0])
-        if not os.path.isabs(name):  # made in the captures folder's descriptor
-            name = os.path.join(".git", "forest", "captures", name)
-        if name.endswith(".part") and not os.path.lexists(name):
-            os.symlink(target, name)
-            os.lchown(name, owner, owner)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "restore", "doc.md"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
+_LINK_AT_PART = owner_script(
+    ("target", "owner"),
+    'event == "open" and path is not None and path.endswith(".part")',
+    """
+# a relative name: made in the captures folder's descriptor
+name = path if os.path.isabs(path) else os.path.join(".git", "forest", "captures", path)
+if not os.path.lexists(name):
+    plant(name, target, owner)
+""",
+    once=False,
+    forest=("restore", "doc.md"),
+)
 
 
 def test_restore_capture_link_planted_at_part_refused(
@@ -265,29 +218,15 @@ def test_restore_capture_link_planted_at_part_refused(
 # The child: root's ``forest check --staged``, which builds the staged ledger's view;
 # right after the view is renamed into ``.git/forest/views``, the owner swaps that
 # folder for a link to OUTSIDE (an audit hook plays the owner then).
-_SWAP_VIEWS = r"""
-import os, sys
-
-views, outside = sys.argv[1], sys.argv[2]
-armed = []
-
-
-def hook(event, args):
-    dst = os.fsdecode(args[1]) if event == "os.rename" else ""
+_SWAP_VIEWS = owner_script(
+    ("views", "outside"),
+    'event == "open" and not os.path.islink(views)',
+    "swap(views, outside)",
     # the view renamed in: by its path, or by its name in the views folder's descriptor
-    if dst.startswith(views + os.sep) or (args[3:] and args[3] is not None and dst.endswith(".db")):
-        armed.append(True)
-    elif event == "open" and armed and not os.path.islink(views):
-        os.rename(views, views + "-moved")
-        os.symlink(outside, views)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "check", "--staged"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
+    arm='event == "os.rename" and (os.fsdecode(args[1]).startswith(views + os.sep)'
+    ' or (args[3] is not None and os.fsdecode(args[1]).endswith(".db")))',
+    forest=("check", "--staged"),
+)
 
 
 def test_view_prune_views_folder_swapped_for_link_refused(

@@ -10,66 +10,36 @@ view. Root must never make, rename or remove a file in the folder the link leads
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.git import pasted
-from tests.helpers.unprivileged import (
-    SUDO,
-    adopted_place,
-    as_root,
-    as_root_with_owner,
-    handed_copy,
-)
-
-FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+from tests.helpers.swap import ONE_DOC as FILES
+from tests.helpers.swap import owned_place, owner_script
+from tests.helpers.unprivileged import SUDO, as_root_with_owner, handed_copy
 
 # The child: root's ``forest check``; at the first EVENT (any, for "first") naming the
 # temporary view (``.view-…``), the owner swaps VIEWS for a link to OUTSIDE; at every
 # later event naming it, what OUTSIDE holds is written to SEEN (an audit hook, PEP 578,
 # plays the owner and watches root's folder: no product code changed).
-_SWAP_AT_TEMP = r"""
-import os, sys
-
-views, outside, event_name, seen = sys.argv[1:5]
-done = []
-
-
-def hook(event, args):
-    if event == "os.listdir" or not args:
-        return
-    first = args[0]
-    if not isinstance(first, (str, bytes, os.PathLike)):
-        return
-    if not os.path.basename(os.fsdecode(first)).startswith(".view-"):
-        return
-    if done:
-        held = os.listdir(outside)
-        if held:
-            with open(seen, "a", encoding="utf-8") as out:
-                out.write(f"{event} {held}\n")
-    elif event_name in ("first", event):
-        done.append(True)
-        os.rename(views, views + "-moved")
-        os.symlink(outside, views)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "check", "--staged"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
-
-
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root runs forest in a repository another user owns")
-    with adopted_place(FILES, "doc.md") as made:
-        yield made
+_SWAP_AT_TEMP = owner_script(
+    ("views", "outside", "event_name", "seen"),
+    'event != "os.listdir" and path is not None and os.path.basename(path).startswith(".view-")',
+    """
+if done:
+    held = os.listdir(outside)
+    if held:
+        with open(seen, "a", encoding="utf-8") as out:
+            out.write(f"{event} {held}\\n")
+elif event_name in ("first", event):
+    done.append(True)
+    swap(views, outside)
+""",
+    once=False,
+    forest=("check", "--staged"),
+)
+place = owned_place(FILES, "doc.md")
 
 
 @pytest.mark.parametrize("event", ["first", "os.rename"], ids=["made", "renamed"])
