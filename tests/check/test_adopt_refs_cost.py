@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from forest_files.custody.repository import Repository
 from forest_files.doors.cli import app
 from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.gittrace import git_traced
 
 ADA = "Ada Lovelace <ada@example.org>"
 
@@ -31,22 +32,9 @@ def _git_calls(tmp_path: Path, n: int, monkeypatch: pytest.MonkeyPatch) -> int:
         )
     commit_all(root, "files")
     trace = tmp_path / f"trace{n}"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    result = CliRunner().invoke(
-        app,
-        [
-            "adopt",
-            "docs/*.md#Terms",
-            "--words",
-            "Adopted terms",
-            "--as",
-            ADA,
-            "-y",
-            "-C",
-            str(root),
-        ],
-    )
-    monkeypatch.delenv("GIT_TRACE")
+    args = ["adopt", "docs/*.md#Terms", "--words", "Adopted terms", "--as", ADA, "-y", "-C"]
+    with git_traced(monkeypatch, trace):
+        result = CliRunner().invoke(app, [*args, str(root)])
     assert result.exit_code == 0, result.stdout + result.stderr
     assert result.stderr.count("uses [r]") == n, result.stderr  # every section warned
     return sum(1 for line in trace.read_text(encoding="utf-8").splitlines() if "git " in line)

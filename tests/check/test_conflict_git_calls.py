@@ -13,6 +13,7 @@ import pytest
 
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.gittrace import git_traced
 
 FILES = 12
 
@@ -39,9 +40,8 @@ def _merged(tmp_path: Path) -> Path:
 
 
 def _traced(root: Path, trace: Path, monkeypatch: pytest.MonkeyPatch) -> list[dict[str, object]]:
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    shown = forest(root, "check", "--json")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        shown = forest(root, "check", "--json")
     found: list[dict[str, object]] = json.loads(shown.stdout)["findings"]
     return found
 

@@ -17,6 +17,7 @@ import pytest
 
 from tests.helpers.cli import forest, ok
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
+from tests.helpers.gittrace import git_traced
 
 ALPHA = "a.md#Doc/Alpha"
 DOC = "# Doc\n\n## Alpha\n\nalpha\n\n## Beta\n\nbeta\n"
@@ -125,9 +126,8 @@ def test_drifts_staged_by_hand_one_git_call_for_all_accepted(
         write(root, name, DOC.replace("alpha\n", "alpha changed\n"))
     git(root, "add", "--", "a.md")  # b.md's drift in the working tree alone
     trace = tmp_path / "trace.txt"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    shown = forest(root, "check", "--json")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        shown = forest(root, "check", "--json")
     routes = {
         f["path"]: r["command"]
         for f in json.loads(shown.stdout)["findings"]

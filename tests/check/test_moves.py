@@ -27,6 +27,7 @@ from forest_files.ledger.kinds import RebindAct
 from forest_files.store.clock import utc_now
 from tests.helpers.cli import findings, forest, ok, runner
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.gittrace import git_traced
 from tests.helpers.template import reused
 
 WORDS = "Adopted as the canon stands"
@@ -292,9 +293,8 @@ def test_moved_search_hashes_known_reads_blobs_in_one_batch_accepted(
     git(root, "mv", "old", "new")
     gitio.forget_read_objects()  # a hook is a new process: nothing read yet
     trace = tmp_path / "trace.txt"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    report = judge_staged(root)
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        report = judge_staged(root)
     assert sorted(r.finding.moved_to or "" for r in report.failed) == [
         f"new/n{n}.md#Title {n}/Keep" for n in range(3)
     ]

@@ -22,6 +22,7 @@ from forest_files.doors.gatecmd import run_ci
 from forest_files.gitio import forget_read_objects
 from tests.gate.test_ci_git_calls import _build
 from tests.helpers.git import git
+from tests.helpers.gittrace import git_traced
 from tests.helpers.template import reused
 
 
@@ -34,9 +35,8 @@ def _traced(
     where: Path, trace: Path, monkeypatch: pytest.MonkeyPatch, reports: list[tuple[str, Path]]
 ) -> list[str]:
     forget_read_objects()  # what another test resolved counts for nothing here
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    run_ci(where, "main", "text", reports)
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        run_ci(where, "main", "text", reports)
     return [line for line in trace.read_text(encoding="utf-8").splitlines() if "git " in line]
 
 

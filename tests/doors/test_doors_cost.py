@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.custody import adopted_repo, init_and_adopt
-from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.gittrace import git_commands, traced_env
 from tests.helpers.state import local_state
 
 ENTRY = "from forest_files.doors.entry import main; main()"
@@ -33,18 +34,16 @@ class Run:
 def door(repo: Path, *args: str) -> Run:
     """``forest ARGS`` as its own process in ``repo``, traced."""
     trace = repo.parent / "git-trace.txt"
-    trace.unlink(missing_ok=True)
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", ENTRY, *args],
         cwd=repo,
-        env={**os.environ, **git_env(), "GIT_TRACE": str(trace)},
+        env=traced_env(trace),
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    said = trace.read_text(encoding="utf-8") if trace.exists() else ""
-    gits = [x.split("trace: built-in: ", 1)[1] for x in said.splitlines() if "built-in: git " in x]
+    gits = git_commands(trace)
     imported = {x.split("|")[-1].strip() for x in done.stderr.splitlines() if "|" in x}
     return Run(done.stdout, gits, imported)
 
@@ -183,7 +182,7 @@ def test_staged_rules_that_set_no_rewrite_ask_no_attributes_accepted(tmp_path: P
     found = subprocess.run(
         [sys.executable, "-c", ENTRY, "check", "--staged"],
         cwd=repo,
-        env={**os.environ, **git_env(), "GIT_TRACE": str(trace)},
+        env=traced_env(trace),
         capture_output=True,
         text=True,
         timeout=120,

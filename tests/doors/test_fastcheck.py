@@ -14,6 +14,7 @@ import pytest
 
 from tests.helpers.custody import BY, DOC, init_and_adopt
 from tests.helpers.git import commit_all, git, git_env, make_repo, pasted, write
+from tests.helpers.gittrace import git_commands, git_traced
 from tests.helpers.imports import loaded
 from tests.helpers.state import local_state
 
@@ -328,11 +329,9 @@ def _traced(
     (``GIT_TRACE``) and every module it loaded."""
     trace = root.parent / "git-trace"
     trace.unlink(missing_ok=True)
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    proc, loaded = _cold(root, "forest", *args)
-    monkeypatch.delenv("GIT_TRACE")
-    lines = trace.read_text().splitlines()
-    return proc, [ln.split("built-in: ", 1)[1] for ln in lines if "built-in: git " in ln], loaded
+    with git_traced(monkeypatch, trace):
+        proc, loaded = _cold(root, "forest", *args)
+    return proc, git_commands(trace), loaded
 
 
 def test_staged_check_rules_that_set_no_rewrite_ask_git_nothing_accepted(

@@ -29,6 +29,7 @@ from tests.helpers import rebound
 from tests.helpers.cli import FOREST
 from tests.helpers.custody import BY
 from tests.helpers.git import commit_all, git, git_env, make_repo, write
+from tests.helpers.gittrace import git_commands
 
 HOOK = "from forest_files.doors.hooks.run import console; console()"
 WORDS = "I adopt these words as written"
@@ -46,9 +47,7 @@ def _hook_gits(repo: Path) -> tuple[int, list[str]]:
     trace = repo.parent / f"{repo.name}-trace.txt"
     trace.unlink(missing_ok=True)
     done = _run(repo, sys.executable, "-c", HOOK, "pre-commit", trace=trace)
-    said = trace.read_text(encoding="utf-8") if trace.exists() else ""
-    gits = [x.split("built-in: ", 1)[1] for x in said.splitlines() if "built-in: git " in x]
-    return done.returncode, gits
+    return done.returncode, git_commands(trace)
 
 
 def _shapes(gits: list[str]) -> list[str]:

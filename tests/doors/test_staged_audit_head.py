@@ -19,6 +19,7 @@ from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord
 from forest_files.doors import hooks as githooks
 from tests.helpers.custody import adopted_repo, init_and_adopt
 from tests.helpers.git import git, git_env, make_repo, write
+from tests.helpers.gittrace import git_commands, traced_env
 from tests.helpers.state import local_state
 
 ENTRY = "from forest_files.doors.entry import main; main()"
@@ -29,18 +30,16 @@ DRIFTED = "# A\n\ndrifted words\n"
 def staged_check(repo: Path, code: int) -> list[str]:
     """``forest check --staged`` as its own process in ``repo``: the git commands it ran."""
     trace = repo.parent / "git-trace.txt"
-    trace.unlink(missing_ok=True)
     done = subprocess.run(
         [sys.executable, "-c", ENTRY, "check", "--staged"],
         cwd=repo,
-        env={**os.environ, **git_env(), "GIT_TRACE": str(trace)},
+        env=traced_env(trace),
         capture_output=True,
         text=True,
         timeout=120,
     )
     assert done.returncode == code, done.stderr[-2000:]
-    said = trace.read_text(encoding="utf-8") if trace.exists() else ""
-    return [x.split("trace: built-in: ", 1)[1] for x in said.splitlines() if "built-in: git " in x]
+    return git_commands(trace)
 
 
 def heads_asked(gits: list[str]) -> list[str]:

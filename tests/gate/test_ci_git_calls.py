@@ -22,6 +22,7 @@ from forest_files.doors.cli import app
 from forest_files.gate.ci import run_gate
 from forest_files.kernel.errors import ForestError
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.gittrace import git_traced
 from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
@@ -52,9 +53,8 @@ def repo(tmp_path: Path) -> Path:
 
 
 def _traced(repo: Path, trace: Path, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    report = run_gate(repo, "main")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        report = run_gate(repo, "main")
     assert report.exit_code == 0
     return [line for line in trace.read_text(encoding="utf-8").splitlines() if "git " in line]
 

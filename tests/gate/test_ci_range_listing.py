@@ -24,6 +24,7 @@ from forest_files import gitio
 from forest_files.gate.ci import run_gate
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import git, write
+from tests.helpers.gittrace import git_traced
 
 
 def _commit(repo: Path, msg: str, day: int, *parents: str) -> str:
@@ -71,9 +72,8 @@ def test_ci_range_listed_once_commit_order_kept_accepted(
     assert ordered != topo and sorted(ordered) == sorted(topo)  # the case is real
     gitio.forget_read_objects()
     trace = tmp_path / "trace.txt"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    report = run_gate(repo, "main")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        report = run_gate(repo, "main")
     assert report.exit_code == 0, [r.finding.detail for r in report.findings]
     assert list(report.commits) == ordered
     assert report.as_dict()["range"]["commits"] == ordered  # type: ignore[index]

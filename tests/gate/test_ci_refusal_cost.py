@@ -19,6 +19,7 @@ import pytest
 from forest_files.doors.gatecmd import run_ci
 from forest_files.gitio import UnknownRef
 from tests.helpers.custody import adopted_repo
+from tests.helpers.gittrace import git_traced
 
 
 def test_ci_base_not_a_commit_toplevel_asked_once_refused(
@@ -28,10 +29,8 @@ def test_ci_base_not_a_commit_toplevel_asked_once_refused(
     (its detail without the work tree's path), the top asked of git once."""
     repo = adopted_repo(tmp_path, "docs/canon.md", "# Canon\n\nRules.\n")
     trace = tmp_path / "trace.txt"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    with pytest.raises(UnknownRef):
+    with git_traced(monkeypatch, trace), pytest.raises(UnknownRef):
         run_ci(repo, "no-such-ref", "json", [])
-    monkeypatch.delenv("GIT_TRACE")
     doc = json.loads(capsys.readouterr().out)
     (found,) = doc["findings"]
     assert found["kind"] == "refused" and "no-such-ref" in found["detail"], found

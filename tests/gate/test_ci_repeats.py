@@ -31,6 +31,7 @@ from forest_files.gate.ci import run_gate
 from forest_files.kernel import cache
 from forest_files.kernel.paths import LEDGER_PREFIX
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.gittrace import git_traced
 from tests.helpers.template import reused
 
 ADA = "Ada Lovelace <ada@example.org>"
@@ -178,9 +179,8 @@ def test_ci_fresh_clone_head_ledger_listed_once_accepted(
     git(tmp_path, "clone", "-q", "--branch", "feature", str(repo), str(clone))
     head = git(clone, "rev-parse", "HEAD").strip()
     trace = tmp_path / "trace.txt"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    report = run_gate(clone, "origin/main")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        report = run_gate(clone, "origin/main")
     assert report.exit_code == 0
     listed = [
         line
@@ -234,9 +234,8 @@ def test_ci_fresh_clone_head_segments_not_listed_apart_accepted(
     head = git(clone, "rev-parse", "HEAD").strip()
     base = git(clone, "merge-base", "HEAD", "origin/main").strip()
     trace = tmp_path / "trace.txt"
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    report = run_gate(clone, "origin/main")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        report = run_gate(clone, "origin/main")
     assert report.exit_code == 0
     lines = [line for line in trace.read_text(encoding="utf-8").splitlines() if " ls-tree " in line]
     segments = f" {LEDGER_PREFIX}segments"

@@ -20,6 +20,7 @@ import pytest
 from forest_files.gate.ci import run_gate
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import commit_all, git, write
+from tests.helpers.gittrace import git_traced
 from tests.helpers.template import reused
 
 KIND = "rewritten-on-checkout"
@@ -44,9 +45,8 @@ def _append(repo: Path, where: str, line: str) -> None:
 
 def _gate(repo: Path, trace: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], int]:
     """The kinds of the run's failed findings, and how many ``check-attr`` git ran."""
-    monkeypatch.setenv("GIT_TRACE", str(trace))
-    report = run_gate(repo, "main")
-    monkeypatch.delenv("GIT_TRACE")
+    with git_traced(monkeypatch, trace):
+        report = run_gate(repo, "main")
     failed = [r for r in (*report.check.items, *report.check.extra) if r.failed]
     lines = trace.read_text(encoding="utf-8").splitlines()
     return [r.kind for r in failed], sum(" check-attr " in line for line in lines)

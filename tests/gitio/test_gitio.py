@@ -13,6 +13,7 @@ from forest_files.gitio import Change
 from forest_files.gitio._run import NO_GRAFTS
 from forest_files.kernel.errors import ForestError
 from tests.helpers.git import commit_all, git, make_repo, write
+from tests.helpers.gittrace import git_commands
 
 
 @pytest.fixture
@@ -496,8 +497,7 @@ def test_user_identity_author_env_overrides_config_accepted(
 
 
 def _rev_parses(trace: Path) -> int:
-    text = trace.read_text(encoding="utf-8") if trace.exists() else ""
-    return sum("built-in: git" in line and " rev-parse " in line for line in text.splitlines())
+    return sum(" rev-parse " in command for command in git_commands(trace))
 
 
 def test_resolve_commit_full_id_asked_once_other_names_every_time_accepted(
