@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.crash import crashed, events, forest
+from tests.helpers.crash_runs import crashed, events, forest
 from tests.helpers.git import commit_all, git, make_repo, write
 
 DOC = "# Doc\n\n## Part\n\nthe words\n\n## Other\n\nmore\n"

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from forest_files.custody.auditowed import MAX_MARKER_BYTES
-from tests.helpers.crash import forest
+from tests.helpers.crash_runs import forest
 from tests.helpers.git import commit_all, git, make_repo, pasted, write
 
 DOC = "# Doc\n\n## Part\n\nthe words\n\n## Other\n\nmore\n"

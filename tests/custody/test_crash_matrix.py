@@ -24,8 +24,8 @@ from tests.helpers.crash import (
     assert_recovers,
     crash_everywhere,
     template,
-    typed,
 )
+from tests.helpers.crash_runs import typed
 from tests.helpers.git import commit_all, git, write
 
 DOC = "# Doc\n\n## Part\n\nthe words\n\n## Other\n\nmore\n"

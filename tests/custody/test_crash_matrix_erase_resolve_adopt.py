@@ -22,17 +22,8 @@ from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.record import ground_body
 from forest_files.custody.repository import Repository
 from forest_files.kernel.paths import GITATTRIBUTES_LINE
-from tests.helpers.crash import (
-    Scenario,
-    assert_recovers,
-    command,
-    copy,
-    crash_everywhere,
-    crashed,
-    forest,
-    template,
-    typed,
-)
+from tests.helpers.crash import Scenario, assert_recovers, command, crash_everywhere, template
+from tests.helpers.crash_runs import copy, crashed, forest, typed
 from tests.helpers.forgetting import holding
 from tests.helpers.git import commit_all, git, write
 from tests.helpers.watch import captured_proposal

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 
 from tests.custody.test_relocate_killed import _legacy_files, _taken
-from tests.helpers.crash import copy, crashed, events
-from tests.helpers.crash import forest as crash_forest
+from tests.helpers.crash_runs import copy, crashed, events
+from tests.helpers.crash_runs import forest as crash_forest
 from tests.helpers.custody import two_bound_files
 from tests.helpers.git import git_env
 from tests.helpers.state import shared_state

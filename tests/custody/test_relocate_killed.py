@@ -29,8 +29,8 @@ from forest_files.custody.proposals import ProposalStore
 from forest_files.custody.relocate import relocate_once
 from tests.custody.test_relocate import _old_layout
 from tests.helpers.cli import FOREST, forest
-from tests.helpers.crash import crashed
-from tests.helpers.crash import forest as crash_forest
+from tests.helpers.crash_runs import crashed
+from tests.helpers.crash_runs import forest as crash_forest
 from tests.helpers.git import git_env
 from tests.helpers.state import shared_state
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.crash import crashed, events, forest
+from tests.helpers.crash_runs import crashed, events, forest
 from tests.helpers.git import commit_all, make_repo, pasted, write
 
 DOC = "# Doc\n\n## Part\n\nthe words\n\n## Other\n\nmore\n"
