@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.custody import adopted_repo, init_and_adopt
 from tests.helpers.git import commit_all, git, make_repo, write
-from tests.helpers.gittrace import git_commands, traced_env
+from tests.helpers.gittrace import traced_forest
 from tests.helpers.state import local_state
-
-ENTRY = "from forest_files.doors.entry import main; main()"
 
 
 class Run:
@@ -33,17 +29,8 @@ class Run:
 
 def door(repo: Path, *args: str) -> Run:
     """``forest ARGS`` as its own process in ``repo``, traced."""
-    trace = repo.parent / "git-trace.txt"
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", ENTRY, *args],
-        cwd=repo,
-        env=traced_env(trace),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done, gits = traced_forest(repo, *args, python=("-X", "importtime"))
     assert done.returncode == 0, done.stderr[-2000:]
-    gits = git_commands(trace)
     imported = {x.split("|")[-1].strip() for x in done.stderr.splitlines() if "|" in x}
     return Run(done.stdout, gits, imported)
 
@@ -178,15 +165,7 @@ def test_staged_rules_that_set_no_rewrite_ask_no_attributes_accepted(tmp_path: P
     assert not [g for g in quiet.gits if "check-attr" in g or "object-format" in g], quiet.gits
     write(repo, ".gitattributes", rules + "f.md ident\n")
     git(repo, "add", ".gitattributes")
-    trace = repo.parent / "git-trace.txt"
-    found = subprocess.run(
-        [sys.executable, "-c", ENTRY, "check", "--staged"],
-        cwd=repo,
-        env=traced_env(trace),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    found, _ = traced_forest(repo, "check", "--staged")
     assert found.returncode == 1, found.stderr
     assert found.stdout.startswith(
         "rewritten-on-checkout f.md a rule in .gitattributes makes git rewrite it (`ident`)"

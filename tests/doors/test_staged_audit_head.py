@@ -12,34 +12,24 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from forest_files.custody.auditlog import MAX_PAGE, AuditLog, AuditRecord
 from forest_files.doors import hooks as githooks
 from tests.helpers.custody import adopted_repo, init_and_adopt
 from tests.helpers.git import git, git_env, make_repo, write
-from tests.helpers.gittrace import git_commands, traced_env
+from tests.helpers.gittrace import traced_forest
 from tests.helpers.state import local_state
 
-ENTRY = "from forest_files.doors.entry import main; main()"
 TEXT = "# A\n\nwords\n"
 DRIFTED = "# A\n\ndrifted words\n"
 
 
 def staged_check(repo: Path, code: int) -> list[str]:
     """``forest check --staged`` as its own process in ``repo``: the git commands it ran."""
-    trace = repo.parent / "git-trace.txt"
-    done = subprocess.run(
-        [sys.executable, "-c", ENTRY, "check", "--staged"],
-        cwd=repo,
-        env=traced_env(trace),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done, gits = traced_forest(repo, "check", "--staged")
     assert done.returncode == code, done.stderr[-2000:]
-    return git_commands(trace)
+    return gits
 
 
 def heads_asked(gits: list[str]) -> list[str]:

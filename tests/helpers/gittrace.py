@@ -1,7 +1,8 @@
 """The git commands a run started, counted from git's own trace (``GIT_TRACE``).
 
 Each git process writes a ``trace: built-in: git …`` line to the file ``GIT_TRACE``
-names; a test counts those lines, never the time they took. ``traced_env`` gives a
+names; a test counts those lines, never the time they took. ``traced_forest`` runs the
+console script a user types as a process of its own, traced; ``traced_env`` gives any
 child process that variable, ``git_traced`` gives it to this process's own git calls
 for a block; ``git_commands`` reads back what git ran.
 """
@@ -9,6 +10,8 @@ for a block; ``git_commands`` reads back what git ran.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +21,7 @@ import pytest
 from tests.helpers.git import git_env
 
 _BUILT_IN = "trace: built-in: "
+ENTRY = "from forest_files.doors.entry import main; main()"  # the ``forest`` console script
 
 
 def git_commands(trace: Path) -> list[str]:
@@ -43,3 +47,21 @@ def git_traced(monkeypatch: pytest.MonkeyPatch, trace: Path) -> Iterator[Path]:
         yield trace
     finally:
         monkeypatch.delenv("GIT_TRACE")
+
+
+def traced_forest(
+    repo: Path, *args: str, python: tuple[str, ...] = ()
+) -> tuple[subprocess.CompletedProcess[str], list[str]]:
+    """``forest ARGS`` as its own process in ``repo`` (``python``: the interpreter's
+    options, ``-X importtime``), to its end: its output, and the git commands it ran."""
+    trace = repo.parent / "git-trace.txt"
+    done = subprocess.run(
+        [sys.executable, *python, "-c", ENTRY, *args],
+        cwd=repo,
+        env=traced_env(trace),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return done, git_commands(trace)
