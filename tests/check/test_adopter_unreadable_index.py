@@ -14,21 +14,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.custody import DOC
-from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import handed_copy, run_as_user
 from tests.helpers.watch import EDITED
 
-
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """``a.md#Keep`` adopted and committed, in a folder the unprivileged user reaches."""
-    with adopted_place({"a.md": DOC}, "a.md#Keep") as found:
-        yield found
+# ``a.md#Keep`` adopted and committed, in a folder the unprivileged user reaches.
+place = module_place({"a.md": DOC}, "a.md#Keep")
 
 
 def _drifted(base: Path, bin_dir: Path, name: str) -> tuple[Path, Path, str]:

@@ -7,21 +7,18 @@ once the printed ``chmod`` is run it is reported ``unbound``."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import hand_over, handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NEW = "# New\n\nNot bound yet.\n"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 @pytest.mark.parametrize("command", ["forest check", "forest status"])

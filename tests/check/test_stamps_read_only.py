@@ -15,21 +15,16 @@ was rewritten with the process id by every read).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from tests.helpers.places import module_place
 from tests.helpers.read_only_state import state_digests
-from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
+from tests.helpers.unprivileged import handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _held(repo: Path) -> dict[str, tuple[str, int]]:

@@ -13,7 +13,6 @@ wording (tests/store/test_access_beyond_modes.py), four wordings of one case."""
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,9 @@ from tests.helpers.cli import console
 from tests.helpers.custody import adopted_repo
 from tests.helpers.git import write
 from tests.helpers.immutable import immutable
+from tests.helpers.places import module_place
 from tests.helpers.state import local_state, shared_state
-from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
+from tests.helpers.unprivileged import handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 EDITED = DOC.replace("blue", "green")
@@ -105,10 +105,7 @@ def test_restore_capture_beyond_modes_one_advice_refused(tmp_path: Path) -> None
     assert (root / "doc.md").read_text(encoding="utf-8") == EDITED
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"docs/doc.md": DOC}, "docs/doc.md") as made:
-        yield made
+place = module_place({"docs/doc.md": DOC}, "docs/doc.md")
 
 
 def test_restore_folder_read_only_chmod_pasted_recovers(place: tuple[Path, Path]) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,8 +23,8 @@ from forest_files.kernel.shellword import shell_word
 from forest_files.ledger.segments import body_path
 from tests.face.test_migrate import build_forest04
 from tests.helpers.git import commit_all, make_repo, write
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     as_root,
     hand_over,
     handed_copy,
@@ -37,12 +36,9 @@ DOC = "# Doc\n\nThe sky is blue.\n"
 MORE = "# More\n\nThe sea is green.\n"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """A repository with doc.md adopted and more.md not (in a folder the unprivileged
-    user reaches), and the bin folder that user runs forest from."""
-    with adopted_place({"doc.md": DOC, "more.md": MORE}, "doc.md") as made:
-        yield made
+# A repository with doc.md adopted and more.md not (in a folder the unprivileged user
+# reaches), and the bin folder that user runs forest from.
+place = module_place({"doc.md": DOC, "more.md": MORE}, "doc.md")
 
 
 def _snapshot(top: Path) -> dict[str, str]:

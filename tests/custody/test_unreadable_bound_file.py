@@ -10,13 +10,13 @@ search for a removed one."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -27,14 +27,11 @@ NOTE = "# Note\n\nThe sea is grey.\n"
 EDITED = DOC.replace("blue", "green, an edit not yet committed")
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """doc.md and sub/note.md adopted and committed, in a folder the unprivileged user
-    reaches, and the bin folder that user runs forest from."""
-    with adopted_place(
-        {"doc.md": DOC, "sub/note.md": NOTE}, "doc.md", "sub/note.md", words="the docs"
-    ) as made:
-        yield made
+# doc.md and sub/note.md adopted and committed, in a folder the unprivileged user
+# reaches, and the bin folder that user runs forest from.
+place = module_place(
+    {"doc.md": DOC, "sub/note.md": NOTE}, "doc.md", "sub/note.md", words="the docs"
+)
 
 
 def _copy(place: tuple[Path, Path], name: str) -> Path:

@@ -14,23 +14,18 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 
-import pytest
-
-from tests.helpers.unprivileged import adopted_place, hand_over, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import hand_over, handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 NEW = "# New\n\nNot bound yet.\n"
 ADOPT = "forest adopt --unbound --yes --words 'Every page is kept'"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _recorded(repo: Path) -> tuple[dict[str, str], int]:

@@ -7,21 +7,18 @@ warned again. It is kernel/access.py's, with the ``-wal`` and ``-shm`` judged to
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.unprivileged import adopted_place, as_root, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import as_root, handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 WARNING = "forest: warning: the audit log was not written"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _warning(stderr: str) -> str:

@@ -11,21 +11,18 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.git import git_env
-from tests.helpers.unprivileged import adopted_place, as_root, hand_over, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import as_root, hand_over, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _clone(base: Path, name: str, *, hand: bool = True) -> tuple[Path, Path]:

@@ -16,17 +16,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.custody import DOC, init_and_adopt
 from tests.helpers.git import commit_all, make_repo, pasted, write
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
     NOBODY,
-    adopted_place,
-    as_root,
     handed_copy,
     run_as_user,
 )
@@ -35,12 +33,11 @@ DOORS = ["forest check", "forest status"]
 CLEAN = "1 binding(s) checked against the working tree: 0 not clean"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root can run forest in a repository another user owns")
-    with adopted_place({"doc.md": "# Doc\n\nThe sky is blue.\n"}, "doc.md") as made:
-        yield made
+place = module_place(
+    {"doc.md": "# Doc\n\nThe sky is blue.\n"},
+    "doc.md",
+    only_root="only root can run forest in a repository another user owns",
+)
 
 
 def _files(root: Path) -> dict[str, tuple[int, int, bytes]]:

@@ -13,13 +13,10 @@ from __future__ import annotations
 
 import json
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -52,10 +49,7 @@ WATCH = RECHECK + textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC, "note.md": NOTE}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC, "note.md": NOTE}, "doc.md")
 
 
 def _moved(base: Path, name: str, shut: str) -> Path:

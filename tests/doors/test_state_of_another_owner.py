@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.face.test_migrate import build_forest04
 from tests.helpers.git import pasted
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
     NOBODY,
-    adopted_place,
     as_root,
     hand_over,
     handed_copy,
@@ -35,12 +35,9 @@ FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n", "notes.md": "# Notes\n\nKept.\
 ROOT_RUNS = "forest check && forest check --staged && forest status"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root can run forest in a repository another user owns")
-    with adopted_place(FILES, "doc.md") as made:
-        yield made
+place = module_place(
+    FILES, "doc.md", only_root="only root can run forest in a repository another user owns"
+)
 
 
 def _roots_own(state: Path) -> list[str]:

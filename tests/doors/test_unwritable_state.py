@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.lanes import lanes
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -61,12 +61,9 @@ CASES: dict[str, Callable[[Path], None]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """A repository with doc.md adopted and committed (in a folder the unprivileged user
-    reaches), and the bin folder that user runs forest from."""
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+# A repository with doc.md adopted and committed (in a folder the unprivileged user
+# reaches), and the bin folder that user runs forest from.
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _snapshot(repo: Path) -> dict[str, str]:

@@ -9,13 +9,10 @@ whole on the one file: no other file's drift was reported, and the log line had 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -74,10 +71,7 @@ WATCH = textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC, "note.md": NOTE}, "doc.md", "note.md") as made:
-        yield made
+place = module_place({"doc.md": DOC, "note.md": NOTE}, "doc.md", "note.md")
 
 
 def test_watch_unreadable_bound_file_said_once_others_judged_recovers(

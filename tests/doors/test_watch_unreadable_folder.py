@@ -9,13 +9,10 @@ and the stale problem stayed until the periodic reconcile (300 s by default)."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -57,10 +54,7 @@ WATCH = textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"docs/doc.md": DOC, "note.md": NOTE}, "docs/doc.md", "note.md") as made:
-        yield made
+place = module_place({"docs/doc.md": DOC, "note.md": NOTE}, "docs/doc.md", "note.md")
 
 
 def test_watch_unreadable_folder_judged_once_its_chmod_is_run(

@@ -14,14 +14,13 @@ said whatever the root's mode.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.git import git
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -51,10 +50,7 @@ WATCH = RECHECK + textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"a.md": DOC, "b.md": DOC}, "a.md", "b.md") as made:
-        yield made
+place = module_place({"a.md": DOC, "b.md": DOC}, "a.md", "b.md")
 
 
 @pytest.mark.parametrize("mode", [0o755, 0o311, 0o300], ids=oct)

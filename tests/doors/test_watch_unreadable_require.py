@@ -12,13 +12,10 @@ daemon state) until it is readable (before, it stayed 0 while ``problem`` named 
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     hand_over,
     handed_copy,
     run_as_user,
@@ -59,10 +56,7 @@ WATCH = RECHECK + textwrap.dedent(
 )
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC, "note.md": NOTE}, "doc.md", "note.md") as made:
-        yield made
+place = module_place({"doc.md": DOC, "note.md": NOTE}, "doc.md", "note.md")
 
 
 def test_watch_unreadable_bound_file_require_judged_beside_it_detected(

@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,10 +30,9 @@ import pytest
 from forest_files.gitio.ownership import dubious_ownership
 from tests.helpers.git import pasted
 from tests.helpers.lanes import lanes
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
     NOBODY,
-    adopted_place,
-    as_root,
     handed_copy,
     run_as_user,
 )
@@ -42,12 +40,11 @@ from tests.helpers.unprivileged import (
 NAMES = {"quote": "my repo's", "not-utf8": "caf\udce9", "newline": "nl\nrepo"}
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root can make a repository another user owns")
-    with adopted_place({"doc.md": "# Doc\n\nThe sky is blue.\n"}, "doc.md") as made:
-        yield made
+place = module_place(
+    {"doc.md": "# Doc\n\nThe sky is blue.\n"},
+    "doc.md",
+    only_root="only root can make a repository another user owns",
+)
 
 
 def _files(root: Path) -> dict[str, tuple[int, bytes]]:

@@ -9,14 +9,14 @@ lets fsck check it all: ok."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.lanes import lanes
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     handed_copy,
     run_as_user,
 )
@@ -49,10 +49,7 @@ CASES: dict[str, Callable[[Path], None]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": "# Doc\n\nThe sky is blue.\n"}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": "# Doc\n\nThe sky is blue.\n"}, "doc.md")
 
 
 @pytest.mark.parametrize("case", lanes(sorted(CASES), fast={"state-read-only"}))

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.helpers.unprivileged import adopted_place, as_root
+from tests.helpers.places import module_place
 
 ONE_DOC = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+ROOT_ONLY = "only root runs forest in a repository another user owns"
 
 # What every child holds: the owner's two acts, named for the hook's ``act``.
 _HEAD = r"""
@@ -95,14 +94,6 @@ def owner_script(
 
 
 def owned_place(files: dict[str, str], *adopt: str) -> Callable[[], Iterator[tuple[Path, Path]]]:
-    """A module fixture (assign it to ``place``): ``adopted_place`` of ``files`` with
-    ``adopt`` adopted, shared by the module's tests; skipped unless root runs them."""
-
-    @pytest.fixture(scope="module")
-    def place() -> Iterator[tuple[Path, Path]]:
-        if not as_root():
-            pytest.skip("only root runs forest in a repository another user owns")
-        with adopted_place(files, *adopt) as made:
-            yield made
-
-    return place
+    """The module fixture of the hostile-owner tests (``module_place``): skipped unless
+    root runs them."""
+    return module_place(files, *adopt, only_root=ROOT_ONLY)

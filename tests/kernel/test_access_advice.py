@@ -11,14 +11,13 @@ import errno
 import os
 import shlex
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from forest_files.kernel.access import access_fix, regain_access
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     as_root,
     handed_copy,
     run_as_user,
@@ -29,12 +28,9 @@ DOC = "# Doc\n\nThe sky is blue.\n"
 DOORS = ("forest check", "forest status")  # an act meets git's "dubious ownership" first
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """A repository with doc.md adopted (in a folder the unprivileged user reaches), and
-    the bin folder that user runs forest from."""
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+# A repository with doc.md adopted (in a folder the unprivileged user reaches), and the
+# bin folder that user runs forest from.
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _fix(line: str) -> list[str]:

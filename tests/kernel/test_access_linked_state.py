@@ -11,22 +11,17 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from forest_files.kernel.access import regain_access, regain_command
 from tests.helpers.git import make_repo
-from tests.helpers.unprivileged import adopted_place, as_root, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import as_root, handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 def _linked(repo: Path) -> tuple[Path, Path]:

@@ -8,25 +8,20 @@ repository of git fixtures) and a tracked ``forest/`` was told ``chmod -R`` (or
 from __future__ import annotations
 
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from forest_files.kernel.access import regain_command
 from tests.helpers.git import git
-from tests.helpers.unprivileged import adopted_place, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 FILES = {"HEAD": "ref: refs/heads/fixture\n", "forest/doc.md": DOC}
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """A work tree with a file ``HEAD`` at its root and ``forest/doc.md`` adopted, in a
-    folder the unprivileged user reaches, and the bin folder that user runs forest from."""
-    with adopted_place(FILES, "forest/doc.md") as made:
-        yield made
+# A work tree with a file ``HEAD`` at its root and ``forest/doc.md`` adopted, in a
+# folder the unprivileged user reaches, and the bin folder that user runs forest from.
+place = module_place(FILES, "forest/doc.md")
 
 
 def _fix(line: str) -> list[str]:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.places import module_place
 from tests.helpers.unprivileged import (
-    adopted_place,
     as_root,
     handed_copy,
     run_as_user,
@@ -24,12 +23,9 @@ DOC = "# Doc\n\nThe sky is blue.\n"
 DOORS = ("forest log doc.md", "forest verify", "forest adopt new.md --words 'a new doc'")
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    """A repository with doc.md adopted (in a folder the unprivileged user reaches), and
-    the bin folder that user runs forest from."""
-    with adopted_place({"doc.md": DOC, "new.md": "# New\n\nA new doc.\n"}, "doc.md") as made:
-        yield made
+# A repository with doc.md adopted (in a folder the unprivileged user reaches), and the
+# bin folder that user runs forest from.
+place = module_place({"doc.md": DOC, "new.md": "# New\n\nA new doc.\n"}, "doc.md")
 
 
 def _copy(base: Path, name: str) -> tuple[Path, Path]:

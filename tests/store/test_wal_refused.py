@@ -8,21 +8,18 @@ nothing meanwhile."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.unprivileged import adopted_place, as_root, handed_copy, run_as_user
+from tests.helpers.places import module_place
+from tests.helpers.unprivileged import as_root, handed_copy, run_as_user
 
 DOC = "# Doc\n\nThe sky is blue.\n"
 ACT = "forest supersede doc.md --words 'the doc, again'"
 
 
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    with adopted_place({"doc.md": DOC}, "doc.md") as made:
-        yield made
+place = module_place({"doc.md": DOC}, "doc.md")
 
 
 @pytest.mark.parametrize("side", ["-wal", "-shm"])
