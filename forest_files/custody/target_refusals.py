@@ -20,7 +20,8 @@ target of one adoption (``ExcludeTally``).
 Returns: ``check_file`` — the file's bytes; ``RepoFacts`` — what git says of
 one adoption's paths, asked once.
 Test: tests/custody/test_file_custody.py, tests/custody/test_special_paths.py,
-      tests/check/test_adopt_select.py, tests/check/test_conflicts.py
+      tests/check/test_adopt_select.py, tests/check/test_conflicts.py,
+      tests/gitio/test_check_attrs.py
 """
 
 from __future__ import annotations
@@ -124,11 +125,13 @@ class RepoFacts:
         that did their work before the targets were read (``--headings`` left the
         headings they name out), so none is refused for matching nothing inside them."""
         index = gitio.ls_files_stage(root)  # one read of the index for both
+        # the filter and the rewriting attributes of every path: one ``git check-attr``
+        said = gitio.check_attrs(root, ("filter", *_REWRITING), list(paths)) if paths else {}
         return cls(
             submodules=tuple(e.path for e in index if e.mode == gitio.SUBMODULE_MODE),
             unmerged=frozenset(e.path for e in index if e.stage),
-            filters=gitio.check_attr(root, "filter", list(paths)) if paths else {},
-            rewrites=rewritten_on_checkout(root, paths),
+            filters={path: values["filter"] for path, values in said.items()},
+            rewrites=_rewrites(said),
             tally=ExcludeTally(len(paths), matched=set(matched)) if tally else None,
         )
 
@@ -176,10 +179,17 @@ _REWRITING = ("ident", "working-tree-encoding")  # attributes that change checke
 
 def rewritten_on_checkout(root: Path, paths: Sequence[str]) -> dict[str, str]:
     """Each of ``paths`` git rewrites on checkout, with the attribute that does it
-    (``ident``, ``working-tree-encoding=…``): one ``git check-attr`` per attribute."""
+    (``ident``, ``working-tree-encoding=…``): one ``git check-attr`` for both."""
+    return _rewrites(gitio.check_attrs(root, _REWRITING, list(paths)) if paths else {})
+
+
+def _rewrites(said: dict[str, dict[str, str]]) -> dict[str, str]:
+    """Of ``check_attrs``' answer, each path some ``_REWRITING`` attribute rewrites, with
+    the first of them that does (``ident`` before ``working-tree-encoding=…``)."""
     out: dict[str, str] = {}
-    for attr in _REWRITING if paths else ():
-        for path, value in gitio.check_attr(root, attr, list(paths)).items():
+    for attr in _REWRITING:
+        for path, values in said.items():
+            value = values.get(attr, "unspecified")
             if value not in ("unspecified", "unset", "") and path not in out:
                 out[path] = attr if value == "set" else f"{attr}={value}"
     return out

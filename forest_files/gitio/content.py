@@ -6,7 +6,7 @@ pathspecs and limits ``ls-files`` relative to the directory it runs in.
 Stores: nothing.
 Refuses: unknown revisions and missing objects (UnknownRef).
 Returns: TreeEntry / Change records (NUL-split, paths unquoted) and blob bytes.
-Test: tests/gitio/test_gitio.py
+Test: tests/gitio/test_gitio.py, tests/gitio/test_check_attrs.py
 
 Git objects never change under their id, so what one process has read by id is
 kept (seen_objects.py): a tree listed at a full commit id and blob bytes, per
@@ -273,11 +273,29 @@ def check_attr(
 ) -> dict[str, str]:
     """``attr``'s value for each path: "unspecified", "set", "unset" or the value.
     ``cached=True`` reads .gitattributes from the git index only."""
-    refuse_option(attr, "attribute")
-    if not paths:
+    said = check_attrs(repo, (attr,), paths, cached=cached, keep_index_file=keep_index_file)
+    return {path: values[attr] for path, values in said.items()}
+
+
+def check_attrs(
+    repo: Path | str,
+    attrs: Sequence[str],
+    paths: Sequence[str],
+    *,
+    cached: bool = False,
+    keep_index_file: bool = False,
+) -> dict[str, dict[str, str]]:
+    """Each of ``attrs``' value for each path, asked in one ``git check-attr``:
+    "unspecified", "set", "unset" or the value, by attribute."""
+    for attr in attrs:
+        refuse_option(attr, "attribute")
+    if not paths or not attrs:
         return {}
-    args = ["check-attr", "-z", "--stdin", *(["--cached"] if cached else []), attr]
+    args = ["check-attr", "-z", "--stdin", *(["--cached"] if cached else []), *attrs]
     stdin = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
     proc = run_git(repo, args, stdin=stdin, keep_index_file=keep_index_file)
     fields = split_z(proc.stdout)
-    return {fields[i]: fields[i + 2] for i in range(0, len(fields), 3)}
+    out: dict[str, dict[str, str]] = {}
+    for i in range(0, len(fields) - 2, 3):
+        out.setdefault(fields[i], {})[fields[i + 1]] = fields[i + 2]
+    return out
