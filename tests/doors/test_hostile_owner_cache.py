@@ -10,56 +10,34 @@ name. Root must never remove a file in the folder the link leads to.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.helpers.git import pasted
-from tests.helpers.unprivileged import (
-    SUDO,
-    adopted_place,
-    as_root,
-    as_root_with_owner,
-    handed_copy,
-)
-
-FILES = {"doc.md": "# Doc\n\nThe sky is blue.\n"}
+from tests.helpers.swap import ONE_DOC as FILES
+from tests.helpers.swap import owned_place, owner_script
+from tests.helpers.unprivileged import SUDO, as_root_with_owner, handed_copy
 
 # The child: root's ``forest check``; at the first removal (``os.remove``) naming the
 # remembered verdict (``verdict-….bin``), the owner swaps CACHE for a link to OUTSIDE
 # (an audit hook, PEP 578, plays the owner at that one moment: no product code changed).
-_SWAP_AT_FORGET = r"""
-import os, sys
-
-cache, outside = sys.argv[1:3]
-done = []
-
-
-def hook(event, args):
-    if done or event != "os.remove":
-        return
-    name = os.path.basename(os.fsdecode(args[0]))
-    if name.startswith("verdict-") and name.endswith(".bin"):
-        done.append(True)
-        os.rename(cache, cache + "-moved")
-        os.symlink(outside, cache)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "check"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
-
-
-@pytest.fixture(scope="module")
-def place() -> Iterator[tuple[Path, Path]]:
-    if not as_root():
-        pytest.skip("only root runs forest in a repository another user owns")
-    with adopted_place(FILES, "doc.md") as made:
-        yield made
+_SWAP_AT_FORGET = owner_script(
+    ("cache", "outside"),
+    'event == "os.remove" and path is not None and os.path.basename(path).startswith("verdict-")'
+    ' and path.endswith(".bin")',
+    "swap(cache, outside)",
+    forest=("check",),
+)
+# The child: root's ``forest check`` in a state folder with no MAC key yet; as root
+# opens the key's temporary file (``mac.key.<pid>.tmp``), the owner swaps the state
+# folder STATE for a link to OUTSIDE.
+_SWAP_AT_KEY = owner_script(
+    ("state", "outside"),
+    'event == "open" and path is not None and os.path.basename(path).startswith("mac.key.")'
+    ' and path.endswith(".tmp")',
+    "swap(state, outside)",
+    forest=("check",),
+)
+place = owned_place(FILES, "doc.md")
 
 
 def test_cache_forget_cache_folder_swapped_for_link_refused(
@@ -87,34 +65,6 @@ def test_cache_forget_cache_folder_swapped_for_link_refused(
     assert (outside / record.name).stat().st_uid == 0
     assert not (moved / record.name).exists(), done.stderr  # dropped where it was
     assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
-
-
-# The child: root's ``forest check`` in a state folder with no MAC key yet; as root
-# opens the key's temporary file (``mac.key.<pid>.tmp``), the owner swaps the state
-# folder STATE for a link to OUTSIDE.
-_SWAP_AT_KEY = r"""
-import os, sys
-
-state, outside = sys.argv[1:3]
-done = []
-
-
-def hook(event, args):
-    if done or event != "open" or not isinstance(args[0], (str, bytes)):
-        return
-    name = os.path.basename(os.fsdecode(args[0]))
-    if name.startswith("mac.key.") and name.endswith(".tmp"):
-        done.append(True)
-        os.rename(state, state + "-moved")
-        os.symlink(outside, state)
-
-
-sys.addaudithook(hook)
-sys.argv = ["forest", "check"]
-from forest_files.doors.entry import main
-
-sys.exit(main())
-"""
 
 
 def test_cache_key_state_folder_swapped_for_link_refused(
