@@ -3,7 +3,8 @@
 Every git call sees the repository's own objects and history only: replace refs
 (``refs/replace/*``, ``git replace``) and a grafts file (``info/grafts``, still
 honoured by git 2.39 even with ``GIT_NO_REPLACE_OBJECTS``) are ignored, so neither
-can hide a commit of a range from the gate or the hook.
+can hide a commit of a range from the gate or the hook; and every path is a literal
+name, whatever pathspec variables (``GIT_GLOB_PATHSPECS``…) the user's shell exports.
 
 Stores: nothing.
 Refuses: a ``GIT_INDEX_FILE`` kept for a hook that names no file (a shell's
@@ -14,7 +15,8 @@ boolean variable exported as what git cannot read: gitio/discovery.py's line; a
 repository another user owns: gitio/ownership.py's line).
 Returns: decoded stdout (bytes or str), NUL-split records.
 Test: tests/gitio/test_gitio.py, tests/gitio/test_partial_clone.py,
-tests/gitio/test_user_repo_vars.py, tests/gitio/test_dubious_ownership.py
+tests/gitio/test_user_repo_vars.py, tests/gitio/test_dubious_ownership.py,
+tests/gitio/test_pathspec_vars.py
 """
 
 from __future__ import annotations
@@ -50,6 +52,14 @@ _REPO_LOCAL_VARS = frozenset(
         "GIT_WORK_TREE",
     }
 )
+
+# How git reads a pathspec, exported by a user for their own git commands. Every
+# path forest hands git is a literal name (``--literal-pathspecs`` below), and git
+# refuses to run at all when that flag meets an exported glob or icase setting.
+_PATHSPEC_VARS = frozenset(
+    {"GIT_GLOB_PATHSPECS", "GIT_ICASE_PATHSPECS", "GIT_LITERAL_PATHSPECS", "GIT_NOGLOB_PATHSPECS"}
+)
+_DROPPED = _REPO_LOCAL_VARS | _PATHSPEC_VARS
 
 # Where the grafts file is said to be: beneath a file, so nothing can ever stand
 # there (git ignores a graft file it cannot open with ENOENT or ENOTDIR, silently).
@@ -113,7 +123,8 @@ def clean_env(
 ) -> dict[str, str]:
     """The environment for a git child process.
 
-    Repository-locating variables are dropped. ``keep_index_file=True`` keeps
+    Repository-locating variables are dropped, and the pathspec ones (every path
+    forest passes is literal). ``keep_index_file=True`` keeps
     ``GIT_INDEX_FILE`` (made absolute against our cwd; refused when it names no
     file) for a hook that must judge the index git handed it: ``commit -a`` and
     ``commit <paths>`` run the hook against a temporary index named only by that
@@ -122,7 +133,7 @@ def clean_env(
     or the pushed objects could not be read. Replace refs and grafts are always
     off (``GIT_NO_REPLACE_OBJECTS``, ``GIT_GRAFT_FILE``), whatever ``extra`` says.
     """
-    env = {k: v for k, v in os.environ.items() if k not in _REPO_LOCAL_VARS}
+    env = {k: v for k, v in os.environ.items() if k not in _DROPPED}
     index_file = os.environ.get("GIT_INDEX_FILE")
     if keep_index_file and index_file:
         env["GIT_INDEX_FILE"] = _index_file(index_file)

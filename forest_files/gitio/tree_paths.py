@@ -14,7 +14,7 @@ UnknownRef).
 Returns: ``ls_tree_each``: one list of entries per asked path, in the asked order,
 equal to ``[ls_tree(repo, rev, p) for p in paths]``. A path that is not plain (empty,
 ``.``/``..``/empty parts, leading ``/``), or an entry git gave that belongs to no
-asked path (a pathspec matched otherwise, say ``GIT_ICASE_PATHSPECS``), sends every
+asked path (a pathspec git matched otherwise than literally), sends every
 path the old way, one listing each.
 Test: tests/gitio/test_tree_paths.py, tests/custody/test_content_git_only.py
 """

@@ -102,20 +102,22 @@ def test_ls_tree_each_path_not_plain_listed_alone_accepted(
         assert "--" not in args or len(args) - args.index("--") == 2, args
 
 
-def test_ls_tree_each_case_blind_pathspecs_refused(
+def test_ls_tree_each_case_blind_pathspecs_read_literally_accepted(
     root: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An inherited ``GIT_ICASE_PATHSPECS`` (git would match names otherwise): git
-    refuses it beside the literal pathspecs every call asks for, alone or together."""
+    """An inherited ``GIT_ICASE_PATHSPECS`` (git would match names otherwise) is
+    dropped: each path is the literal name it is without it, alone or together (git
+    refused the variable beside ``--literal-pathspecs`` until forest dropped it)."""
     repo, commit = root
-    monkeypatch.setenv("GIT_ICASE_PATHSPECS", "1")
-    asked = ["NOTES", "Top.md", "folder"]
+    asked = ["NOTES", "Top.md", "folder", "top.md"]
     gitio.forget_read_objects()
-    with pytest.raises(gitio.UnknownRef, match="literal") as alone:
-        gitio.ls_tree(repo, commit, asked[0])
-    with pytest.raises(gitio.UnknownRef, match="literal") as together:
-        gitio.ls_tree_each(repo, commit, asked)
-    assert str(together.value) == str(alone.value)
+    without = [gitio.ls_tree(repo, commit, p) for p in asked]
+    assert without[0] == [] and without[1] == [] and without[3] != []
+    monkeypatch.setenv("GIT_ICASE_PATHSPECS", "1")
+    gitio.forget_read_objects()
+    assert [gitio.ls_tree(repo, commit, p) for p in asked] == without
+    gitio.forget_read_objects()
+    assert gitio.ls_tree_each(repo, commit, asked) == without
 
 
 def test_ls_tree_each_unknown_revision_refused(root: tuple[Path, str]) -> None:
