@@ -13,12 +13,16 @@ an unknown origin, meta that is not JSON; ``items`` that is not a list of
 (body, meta) pairs with a str body and a mapping (or None) meta, an ``origin``
 that is not an int, a signature or words that are not a str
 (``BoundsRefused``, store/args.py: these raised a bare ``ValueError`` or
-``TypeError``, or were refused as blank). The status gates of a root (sealed,
+``TypeError``, or were refused as blank); ``insert_adoptions`` called directly: plans
+that are not a list of ``Adoption``, a plan's body, signature, words or speaker that
+is not a str, meta not a mapping, origin not an int (``BoundsRefused`` naming
+``plans[n].field``: a list body was "empty"). The status gates of a root (sealed,
 superseded, contested, already ground) cannot apply to an entry this call
 creates; one query afterwards confirms every new entry is ground.
 Returns: ``Adopted`` (local ids and the inserted rows, so a caller can describe
 them without reading them back).
-Test: tests/custody/test_bulk_adopt.py, tests/store/test_face_arguments.py
+Test: tests/custody/test_bulk_adopt.py, tests/store/test_face_arguments.py,
+tests/store/test_write_buckets_and_plans.py
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from forest_files.kernel import bounds
 from forest_files.kernel.errors import CeremonyRefusal, ForestError
 from forest_files.praise import refuse_praise
 from forest_files.store import args, queries, rows
@@ -78,6 +83,26 @@ def _items(items: object) -> list[tuple[str, Mapping[str, Any]]]:
     return checked
 
 
+def _plans(plans: object) -> list[Adoption]:
+    """``insert_adoptions``' plans, each an ``Adoption`` whose texts are strs (a words
+    or speaker of None left to the blank checks, as ``import_and_root``'s), its meta a
+    mapping or None and its origin an int: a list body was called "empty", a list of
+    words raised ``TypeError`` (unhashable)."""
+    what = "insert_adoptions"
+    given = args.collection(what, "plans", plans, "[Adoption(...)]")
+    for n, plan in enumerate(given):
+        if not isinstance(plan, Adoption):
+            kind = type(plan).__name__
+            raise bounds.BoundsRefused(f"{what}: plans[{n}]", f"must be an Adoption, not {kind}")
+        args.text(what, f"plans[{n}].body", plan.body, "'text'")
+        for field in ("signature", "words", "speaker"):
+            if getattr(plan, field) is not None:
+                args.text(what, f"plans[{n}].{field}", getattr(plan, field), "'author'")
+        args.mapping(what, f"plans[{n}].meta", plan.meta)
+        check_id(f"{what}: plans[{n}].origin", plan.origin)
+    return given
+
+
 class BulkMixin(WriteMixin):
     @guarded
     def import_and_root(
@@ -125,6 +150,7 @@ class BulkMixin(WriteMixin):
         The words are judged once per distinct text (blank, praise), every row is
         validated before any is written, one FTS5 batch indexes the bodies.
         """
+        plans = _plans(plans)
         for words in {p.words for p in plans}:
             if not isinstance(words, str) or not words.strip():
                 raise CeremonyRefusal("missing adopting words: say what is adopted, and sign it")

@@ -2,18 +2,20 @@
 
 Stores: entries (scrubbed by default), pairs with their scroll pointer and
 pending wild cites, non-ceremony edges.
-Refuses: ceremony buckets and edge kinds ("ceremony"), unknown buckets and
-edge kinds, unknown ids (``NotFound``), ids of another scope and edges across
-scopes (``ScopeMismatch``: both ends must be of the store's scope), orphans
-("orphan insert refused"), pairs without a ``scroll_ptr`` by any path,
-negative or non-integer scroll offsets, a ``previous_pair_id`` that is not a
-pair; and, at the op (store/args.py, ``BoundsRefused`` naming the argument), a
-``bucket``, ``jurisdiction``, ``signature`` or origin kind that is not a str, a
-``meta`` that is not a mapping, ``origins`` that is not a list; a pair's user or
-assistant text, scroll path or scroll hash that is not a str (a path may be a
-Path), which ``str()`` turned into text (a list recorded as ``['a']``).
+Refuses: ceremony buckets and edge kinds ("ceremony"), unknown buckets (offering the
+buckets ``write`` takes, Forest 0.4's eleven) and edge kinds, unknown ids
+(``NotFound``), ids of another scope and edges across scopes (``ScopeMismatch``:
+both ends must be of the store's scope), orphans ("orphan insert refused"), pairs
+without a ``scroll_ptr`` by any path, negative or non-integer scroll offsets, a
+``previous_pair_id`` that is not a pair; and, at the op (store/args.py,
+``BoundsRefused`` naming the argument), a ``bucket``, ``jurisdiction``,
+``signature`` or origin kind that is not a str, a ``meta`` that is not a mapping,
+``origins`` that is not a list; a pair's user or assistant text, scroll path or
+scroll hash that is not a str (a path may be a Path), which ``str()`` turned into
+text (a list recorded as ``['a']``).
 Returns: entry ids.
-Test: tests/store/test_store_hostile.py, tests/store/test_store_arguments.py
+Test: tests/store/test_store_hostile.py, tests/store/test_store_arguments.py,
+tests/store/test_write_buckets_and_plans.py
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from forest_files.store.clock import utc_now
 from forest_files.store.connection import guarded
 
 _EXAMPLE = "[(source_id, 'derived_from')]"
+# The buckets ``write`` takes, and so the ones its refusals offer (Forest 0.4's eleven:
+# every bucket but the ceremony records and forest-files' repository anchor).
+_WRITE_BUCKETS = BUCKETS - RESERVED_BUCKETS
 
 
 def normalise_scroll_ptr(ptr: object, who: str) -> dict[str, Any]:
@@ -70,7 +75,7 @@ def _write_args(
     """``write``'s ``meta`` as a dict and its ``origins`` checked, once every argument
     has its shape (a list as ``bucket`` raised ``TypeError`` from a set lookup, a list
     as ``signature`` was called unsigned)."""
-    args.name("write", "bucket", bucket, BUCKETS)
+    args.name("write", "bucket", bucket, _WRITE_BUCKETS)
     if signature is not None:  # None: "unsigned insert refused", as in 0.4
         args.text("write", "signature", signature, "'author'")
     args.name("write", "jurisdiction", jurisdiction, JURISDICTIONS)
@@ -87,7 +92,8 @@ def _write_args(
         field="write: origins: edge kind",
     )
     if bucket not in BUCKETS:
-        raise ForestError(f"unknown bucket {bucket!r}; use one of: {', '.join(sorted(BUCKETS))}")
+        choices = ", ".join(sorted(_WRITE_BUCKETS))
+        raise ForestError(f"unknown bucket {bucket!r}; use one of: {choices}")
     return meta_obj, checked
 
 
