@@ -1,7 +1,10 @@
 """The git index or a commit's tree as a content source: blobs read in one batch.
 
-Stores: blob file hashes in the blob hash cache (statcache.py, under the git
-directory); nothing else.
+What stands at each path comes from git's listing, here; the blobs' bytes and file
+hashes from content_blobs.py.
+
+Stores: blob file hashes in the blob hash cache (content_blobs.py, statcache.py, under
+the git directory); nothing else.
 Refuses: to read a symlink (120000) or submodule (160000) entry, or a conflicted
 path (read as absent); ``special`` names what stands there instead.
 Returns: bytes of a path's blob (None when it is not a regular file); ``read_unedited``:
@@ -24,9 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forest_files.custody.content_blobs import BlobReads
 from forest_files.custody.content_read import path_variant
 from forest_files.custody.special import git_mode_kind
-from forest_files.custody.statcache import BlobHashCache
 
 if TYPE_CHECKING:
     from forest_files import gitio
@@ -45,12 +48,8 @@ class GitTreeSource:
     only: tuple[str, ...] = ()
     _blobs: dict[str, str] = field(default_factory=dict)
     _special: dict[str, str] = field(default_factory=dict)  # path -> kind (symlink, …)
-    _cache: dict[str, bytes] = field(default_factory=dict)
     _complete: bool = False
-    _hashes: BlobHashCache | None = None  # blob id -> file hash, computed here (statcache.py)
-    # What the last prefetch found in ``_hashes`` for its blobs (None: not there), so the
-    # check that follows asks the blob hash cache once per binding, not again.
-    _looked: dict[str, str | None] = field(default_factory=dict)
+    _blobs_read: BlobReads | None = None  # the listed blobs' bytes and hashes (made by use)
     _dirs: set[str] | None = None  # every directory the listed blobs lie in (built once)
     _by_dir: dict[str, list[str]] | None = None  # listed paths by directory (variant)
     _listed: set[str] = field(default_factory=set)  # directories listed for variant
@@ -176,65 +175,36 @@ class GitTreeSource:
         tail = "/" + name
         return [p for p in self._blobs if p == name or p.endswith(tail)]
 
-    def _blob_hashes(self) -> BlobHashCache:
-        if self._hashes is None:
-            self._hashes = BlobHashCache(self.root)
-        return self._hashes
+    def _reads(self) -> BlobReads:
+        if self._blobs_read is None:
+            self._blobs_read = BlobReads(self.root)
+        return self._blobs_read
 
     def known_hash(self, path: str) -> str | None:
         """The normalised file hash of ``path``'s blob, when this machine computed it."""
         blob = self._blobs.get(path)
-        if blob is None:
-            return None
-        if blob in self._looked:  # the prefetch of its batch asked the cache already
-            return self._looked[blob]
-        return self._blob_hashes().get(blob)
+        return None if blob is None else self._reads().known_hash(blob)
 
     def remember(self, path: str, file_hash: str | None) -> None:
         """Record ``file_hash`` for the blob ``read(path)`` returned."""
         blob = self._blobs.get(path)
-        if blob is None:
-            return
-        if blob not in self._looked:
-            self._blob_hashes().put(blob, file_hash)
-            return
-        # The prefetch of its batch asked the cache for this blob (what it holds since:
-        # ``_looked`` follows every put made here), so it is not asked a third time.
-        self._blob_hashes().put_over(blob, file_hash, self._looked[blob])
-        if file_hash is not None:
-            self._looked[blob] = file_hash
+        if blob is not None:
+            self._reads().remember(blob, file_hash)
 
     def save_cache(self) -> None:
-        if self._hashes is not None:
-            self._hashes.save()
+        if self._blobs_read is not None:
+            self._blobs_read.save()
 
     def read(self, path: str) -> bytes | None:
         blob = self._blobs.get(path)
-        if blob is None:
-            return None
-        if blob not in self._cache:
-            from forest_files.gitio import cat_blobs
-
-            self._cache.update(cat_blobs(self.root, [blob]))
-        return self._cache[blob]
+        return None if blob is None else self._reads().read(blob)
 
     def read_unedited(self, paths: Iterable[str]) -> dict[str, bytes]:
         """The blobs of the regular files ``paths`` name here: each from the working
-        tree's file when its bytes are that blob (checked out and not edited: no git
-        asked, content_read.py ``read_as_blob``), the rest in one ``git cat-file``."""
-        from forest_files.custody.content_read import read_as_blob
-
+        tree's file when its bytes are that blob, the rest in one ``git cat-file``
+        (content_blobs.py)."""
         blobs = {p: self._blobs[p] for p in paths if p in self._blobs}
-        for path, blob in blobs.items():
-            data = None if blob in self._cache else read_as_blob(str(self.root / path), blob)
-            if data is not None:
-                self._cache[blob] = data
-        missing = [b for b in blobs.values() if b not in self._cache]
-        if missing:
-            from forest_files.gitio import cat_blobs
-
-            self._cache.update(cat_blobs(self.root, missing))
-        return {p: self._cache[b] for p, b in blobs.items()}
+        return self._reads().read_unedited(blobs)
 
     def special(self, path: str) -> str | None:
         kind = self._special.get(path)
@@ -269,18 +239,7 @@ class GitTreeSource:
         file hash is known is skipped (a check needs no bytes for it) unless
         ``known_too`` (the moved search parses every candidate)."""
         wanted = [self._blobs[p] for p in paths if p in self._blobs]
-        self._looked = {}
-        if not known_too:
-            hashes = self._blob_hashes()
-            self._looked = {b: hashes.get(b) for b in wanted}
-            wanted = [b for b, known in self._looked.items() if known is None]  # no read needed
-        keep = {b: self._cache[b] for b in wanted if b in self._cache}
-        missing = [b for b in wanted if b not in keep]
-        self._cache = keep
-        if missing:
-            from forest_files.gitio import cat_blobs
-
-            self._cache.update(cat_blobs(self.root, missing))
+        self._reads().prefetch(wanted, known_too=known_too)
 
     def paths(self) -> list[str]:
         if not self._complete:
