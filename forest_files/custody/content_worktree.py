@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from forest_files.custody.cachefile import StatKey
 from forest_files.custody.content_read import (
     NOFOLLOW,
     READ_NOFOLLOW,
@@ -33,7 +34,7 @@ from forest_files.custody.content_read import (
     path_variant,
 )
 from forest_files.custody.special import lstat_kind
-from forest_files.custody.statcache import StatCache, StatKey
+from forest_files.custody.statcache import StatCache
 
 _DENIED = (errno.EACCES, errno.EPERM)
 

@@ -4,7 +4,7 @@ Stores (``.git/forest/``, git-ignored, never committed): ``stat-<python tag>.bin
 repository path -> (size, mtime_ns, ino, ctime_ns, normalised file hash, recorded_ns);
 ``parse-<python tag>.bin`` — (file hash, selector, exclusions) -> (section hash, start
 line, end line). Both are ``marshal`` records (a tenth of JSON's cost at 10,000
-files), written whole to a temporary file and renamed into place.
+files), written whole to a temporary file and renamed into place (cachefile.py).
 Refuses: nothing. A missing, unreadable, corrupt or foreign-version cache file
 is treated as empty and rebuilt by the next save.
 Returns: the normalised file hash of a path whose stat still matches, or None
@@ -29,6 +29,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from forest_files.custody.cachefile import StatKey, load, save, stat_key
 from forest_files.kernel import cache
 from forest_files.kernel.paths import CACHE_DIR
 from forest_files.kernel.state import ensure_dir, worktree_dir
@@ -37,89 +38,8 @@ STAT_NAME = f"stat-{sys.implementation.cache_tag}.bin"
 PARSE_NAME = f"parse-{sys.implementation.cache_tag}.bin"
 BLOBS_NAME = f"blobs-{sys.implementation.cache_tag}.bin"
 _STAMP = ".stamp"
-VERSION = 8  # 3: outlines from pulldown-cmark; 4: issue 11 selector rules (overloads,
-# comments); 5: a Python definition bound again later in its block is never matched;
-# 6: a file whose coding declaration Python reads otherwise than UTF-8 is refused;
-# 7: a definition in a branch is replaced by a later statement after the branch;
-# 8: a file holding a lone CR is refused (text/normalise.py)
 
-StatKey = tuple[int, int, int, int]
 Located = tuple[str, int, int]
-
-
-def stat_key(st: os.stat_result) -> StatKey:
-    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
-
-
-# A long-lived process (the watcher) checks one file at a time: each cache file is
-# decoded once per version of it on disk (its stat), and handed out as a copy.
-_DECODED: dict[str, tuple[tuple[int, int, int, int], dict[str, list[object]]]] = {}
-# ... and need not rewrite 10,000 entries to record the one file that changed: with
-# ``defer_writes(s)`` a cache file is written at most once every ``s`` seconds; the
-# entries not written yet are what this process loads, and ``flush_writes`` writes
-# them (the watcher's stop). Another process meanwhile reads the older file, which
-# costs it a re-read of the files changed since, never a wrong answer (a stat that
-# no longer matches is never trusted).
-_DEFER = 0.0
-_WRITTEN: dict[str, float] = {}  # path -> when this process last wrote it (monotonic)
-_PENDING: dict[str, dict[str, list[object]]] = {}
-
-
-def defer_writes(seconds: float) -> None:
-    """Write each cache file at most once every ``seconds`` (0: at every save)."""
-    global _DEFER
-    _DEFER = max(0.0, float(seconds))
-
-
-def flush_writes() -> None:
-    """Write every cache file whose latest entries were held back."""
-    for name, entries in list(_PENDING.items()):
-        _write(Path(name), entries)
-
-
-def _load(path: Path) -> dict[str, list[object]]:
-    held = _PENDING.get(str(path))
-    if held is not None:
-        return dict(held)
-    try:
-        with cache.open_record(path) as fh:
-            key = stat_key(os.fstat(fh.fileno()))
-            known = _DECODED.get(str(path))
-            if known is not None and known[0] == key:
-                return dict(known[1])  # entries are replaced, never changed in place
-            doc = cache.decode(str(path), path.name, fh.read())
-    except OSError:
-        return {}
-    if not isinstance(doc, tuple) or len(doc) != 2 or doc[0] != VERSION:
-        return {}
-    entries = doc[1]
-    if not isinstance(entries, dict):
-        return {}
-    _DECODED[str(path)] = (key, entries)
-    return dict(entries)
-
-
-def _save(path: Path, entries: dict[str, list[object]]) -> None:
-    if _DEFER > 0:
-        import time
-
-        now = time.monotonic()
-        last = _WRITTEN.get(str(path))
-        if last is not None and now - last < _DEFER:
-            _PENDING[str(path)] = dict(entries)
-            return
-        _WRITTEN[str(path)] = now
-    _write(path, entries)
-
-
-def _write(path: Path, entries: dict[str, list[object]]) -> None:
-    _PENDING.pop(str(path), None)
-    try:
-        if not cache.write(path, path.name, (VERSION, entries)):
-            return
-        _DECODED[str(path)] = (stat_key(os.stat(path)), dict(entries))  # no decode next time
-    except (OSError, ValueError):
-        pass  # a cache that cannot be written is only a slower next check
 
 
 class StatCache:
@@ -130,7 +50,7 @@ class StatCache:
         self._root = str(root)
         self.dir = worktree_dir(self.root) / CACHE_DIR
         self.path = self.dir / STAT_NAME
-        self._entries = _load(self.path)
+        self._entries = load(self.path)
         self._stamp: int | None = None
         self._dirty = False
 
@@ -219,7 +139,7 @@ class StatCache:
 
     def save(self) -> None:
         if self._dirty:
-            _save(self.path, self._entries)
+            save(self.path, self._entries)
             self._dirty = False
 
 
@@ -237,7 +157,7 @@ class ParseCache:
 
     def _all(self) -> dict[str, list[object]]:
         if self._entries is None:
-            self._entries = _load(self.path)
+            self._entries = load(self.path)
         return self._entries
 
     def get(self, file_hash: str, selector: str, excludes: tuple[str, ...]) -> Located | None:
@@ -255,7 +175,7 @@ class ParseCache:
 
     def save(self) -> None:
         if self._dirty and self._entries is not None:
-            _save(self.path, self._entries)
+            save(self.path, self._entries)
             self._dirty = False
 
 
@@ -275,7 +195,7 @@ class BlobHashCache:
 
     def _all(self) -> dict[str, list[object]]:
         if self._entries is None:
-            self._entries = _load(self.path)
+            self._entries = load(self.path)
         return self._entries
 
     def get(self, blob: str) -> str | None:
@@ -296,5 +216,5 @@ class BlobHashCache:
 
     def save(self) -> None:
         if self._dirty and self._entries is not None:
-            _save(self.path, self._entries)
+            save(self.path, self._entries)
             self._dirty = False

@@ -181,13 +181,13 @@ def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
     """The watcher's deferral: a second save within the interval is held (the file
     on disk keeps the older entries), this process loads the held entries, and the
     flush writes them; a stale file on disk still never makes a changed file clean."""
-    from forest_files.custody import statcache
+    from forest_files.custody import cachefile
 
     repo = _bound(tmp_path)
     root = repo.root
     assert _kinds(repo) == ["clean"]
     path = local_state(root) / "cache" / STAT_NAME
-    statcache.defer_writes(60)
+    cachefile.defer_writes(60)
     try:
         first = StatCache(root)
         st = os.lstat(root / "d0.md")
@@ -199,11 +199,11 @@ def test_deferred_writes_held_in_process_flushed_and_never_trusted_stale(
         second.save()  # held
         assert path.read_bytes() == on_disk
         assert StatCache(root)._entries["d0.md"][4] == "b" * 64  # this process sees it
-        statcache.flush_writes()
+        cachefile.flush_writes()
         assert path.read_bytes() != on_disk
     finally:
-        statcache.flush_writes()
-        statcache.defer_writes(0)
+        cachefile.flush_writes()
+        cachefile.defer_writes(0)
     from forest_files.kernel import cache
 
     record = cache.read(path, path.name)

@@ -108,12 +108,12 @@ class Watcher:
 
     # -- life ------------------------------------------------------------------
     def start(self) -> None:
-        from forest_files.custody import statcache
+        from forest_files.custody import cachefile
 
         self._lost = LostEvents(self._events_lost).attach()
         # One process judging one save at a time: the local caches are written at
         # most every few seconds (and at stop), not whole after every save.
-        statcache.defer_writes(_CACHE_WRITE_EVERY)
+        cachefile.defer_writes(_CACHE_WRITE_EVERY)
         self._load()
         self.observers.start(self._dirs())
         self._thread = threading.Thread(target=self._run, name="forest-watch", daemon=True)
@@ -131,10 +131,10 @@ class Watcher:
         self.observers.stop()
         if self._lost is not None:
             self._lost.detach()
-        from forest_files.custody import statcache
+        from forest_files.custody import cachefile
 
-        statcache.flush_writes()
-        statcache.defer_writes(0)
+        cachefile.flush_writes()
+        cachefile.defer_writes(0)
 
     def _events_lost(self) -> None:
         """The kernel dropped events (an inotify queue overflow): judge everything,
