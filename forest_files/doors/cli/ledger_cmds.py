@@ -4,9 +4,9 @@ with its contests and what git tracks under .forest that only a machine keeps, a
 ``forest check`` prints findings.
 
 Stores: nothing.
-Refuses (verify): ledger faults (``LedgerFaults``, exit 3; each fault with its fix,
-reached from where the user stands, and one route removing every stray file; a segment a
-rule converted on checkout names the rule's file and the fix:
+Refuses (verify): ledger faults (``LedgerFaults``, exit 3: verify_faults.py; each fault
+with its fix, reached from where the user stands, and one route removing every stray
+file; a segment a rule converted on checkout names the rule's file and the fix:
 custody/ledger_conversion.py ``checkout_faults``); acts without authority over the range
 (exit 1); contested ground or a binding rebound on merged branches (``ContestedGround``,
 exit 1); local state git tracks (``TrackedLocalState``, exit 1).
@@ -29,19 +29,13 @@ import typer
 from forest_files.doors.cli.errors import boundary
 from forest_files.doors.cli.options import JsonOpt, RepoOpt, app, emit
 from forest_files.doors.streams import routes_where
-from forest_files.kernel.errors import ForestError, StoreCorruption
+from forest_files.kernel.errors import ForestError
 
 if TYPE_CHECKING:
-    from forest_files.check.findings import Reported, Route
+    from forest_files.check.findings import Reported
     from forest_files.custody.repository import Repository
     from forest_files.custody.views import GroundEntry
     from forest_files.ledger.verify import Fault
-
-
-# verify's last line when git converted the ledger as it checked it out: the fault
-# above names what converts it (a rule's file, or core.autocrlf) and the fix; nothing
-# is damaged in git.
-_CONVERTED_BACK = "keep the ledger out of the conversion named above, as said there"
 
 
 class ContestedGround(ForestError):
@@ -50,10 +44,6 @@ class ContestedGround(ForestError):
 
 class TrackedLocalState(ForestError):
     """``forest verify`` found local state committed under .forest (exit 1)."""
-
-
-class LedgerFaults(StoreCorruption):
-    """``forest verify`` found faults (exit 3)."""
 
 
 def _indexed(root: Path) -> dict[str, bool]:
@@ -65,54 +55,6 @@ def _indexed(root: Path) -> dict[str, bool]:
     entries = gitio.ls_files_stage(root, LEDGER_PREFIX)
     held = (e for e in entries if e.path.startswith(LEDGER_PREFIX))
     return {e.path.removeprefix(LEDGER_PREFIX): e.mode in ("100644", "100755") for e in held}
-
-
-def _from_here(f: Fault) -> Fault:
-    """``f`` with its fix as the user runs it where they stand: a ``git`` step from the
-    top, the paths of an ``rm`` reached from here (kernel/standing.py ``from_here``)."""
-    from dataclasses import replace
-
-    from forest_files.kernel.shellword import command_text
-    from forest_files.kernel.standing import from_here
-
-    if not f.fix_argv:
-        return f
-    fix = " && ".join(map(command_text, f.fix_steps()))
-    then = from_here(f.fix_then) if f.fix_then else ()
-    return replace(f, fix=fix, fix_argv=from_here(f.fix_argv), fix_then=then)
-
-
-def _fault_line(f: Fault) -> str:
-    """One fault on its own lines; a name's control characters shown escaped, so a
-    stray's name never forges a line (kernel/shellword.py ``printable``). Its fix
-    works where the user stands; where that is not known, at the repository root."""
-    from forest_files.kernel.shellword import for_bash, printable
-    from forest_files.kernel.standing import reach
-    from forest_files.ledger.fault import place
-
-    where = "" if f.path is not None else place(f.segment, f.line)  # a stray: its path
-    text = f"{f.code}: {printable(where) + ': ' if where else ''}{printable(f.detail)}"
-    return text + (f"\n  {for_bash(f'fix{_where(reach())}: {printable(f.fix)}')}" if f.fix else "")
-
-
-def _where(reached: str) -> str:
-    """Where a printed fix runs: where the user stands (reached from there), or (at
-    the top, or not known) the top."""
-    return "" if reached else ", at the repository root"
-
-
-def _fix_all(faults: list[Fault]) -> Route | None:
-    """One route removing every stray file at once, beside each one's own fix (a
-    killed bulk adoption can leave hundreds): exactly the files named above."""
-    from forest_files.check.findings import Route
-    from forest_files.kernel.standing import reach
-    from forest_files.ledger.verify import removal_of_all
-
-    steps = removal_of_all(faults)
-    if not steps:
-        return None
-    count = sum(len(step) - 2 for step in steps)
-    return Route(f"remove all {count} stray files at once{_where(reach())}", steps)
 
 
 @app.command()
@@ -153,24 +95,30 @@ def verify(
 
     all_faults, converted = checkout_faults(r.root, all_faults)  # a rule named, with its fix
     ok = not all_faults
+    from forest_files.doors.cli.verify_faults import (
+        fault_here,
+        fault_line,
+        fix_all,
+        refuse_damage,
+    )
     from forest_files.doors.cli.verify_routes import plan_of, routes_of, written_so
 
     plan = plan_of(r.root, all_faults, REFUSAL_CODES)
     taken = written_so(r.root, all_faults, plan, REFUSAL_CODES)  # committed as written
-    shown = [_from_here(f) for f in all_faults]  # fixes pasted where the user stands
+    shown = [fault_here(f) for f in all_faults]  # fixes pasted where the user stands
     routed = [routes_of(f, plan, REFUSAL_CODES, taken) for f in all_faults]
     faults = [
         {**asdict(f), "routes": [x.as_dict() for x in routes]}
         for f, routes in zip(shown, routed, strict=True)
     ]  # each route's steps reached from here, as the check's (the findings schema's)
-    lines = [_fault_line(f) for f in shown]
+    lines = [fault_line(f) for f in shown]
     from forest_files.kernel.shellword import printable
 
     lines += [printable(t.line()) for t in dict.fromkeys(taken.values())]
-    fix_all = _fix_all(all_faults)  # a Route: its steps reached from here when shown
-    if fix_all is not None:
-        lines.append(printable(fix_all.line()))
-    lines += [f"warning: {_fault_line(w)}" for w in (ranged.warnings if ranged else ())]
+    every = fix_all(all_faults)  # a Route: its steps reached from here when shown
+    if every is not None:
+        lines.append(printable(every.line()))
+    lines += [f"warning: {fault_line(w)}" for w in (ranged.warnings if ranged else ())]
     summary = f"{report.acts} act(s) in {report.segments} segment(s)"
     obj: dict[str, object] = {
         "ok": ok and not contested and not found,  # as the exit status: 0 only then
@@ -178,7 +126,7 @@ def verify(
         "acts": report.acts,
         "segments": report.segments,
         "faults": faults,
-        "fix_all": fix_all.as_dict() if fix_all is not None else None,
+        "fix_all": every.as_dict() if every is not None else None,
     }
     if ranged is not None:
         obj["merge_base"] = ranged.merge_base
@@ -188,25 +136,9 @@ def verify(
     obj["findings"] = [f.as_dict() for f in found]  # the one finding model (check/findings.py)
     lines += _blocks(found, words=False)
     emit(as_json, obj, "\n".join([*lines, f"ledger {'ok' if ok else 'FAULTY'}: {summary}"]))
-    if any(f.code not in REFUSAL_CODES for f in all_faults):
-        from forest_files.doors.cli.verify_routes import RESTORE
-
-        fixes = sum(1 for f in all_faults if f.fix)
-        back = [f"{RESTORE}: `{plan.route}`"] if plan.route else []
-        if taken:
-            back.append("take out the segments no commit holds whole, as shown")
-        if not back and not plan.lost:
-            back = [_CONVERTED_BACK if converted else "restore the damaged files"]
-        how = [
-            *(back if fixes < len(all_faults) else []),
-            *plan.lost,
-            *(["run the fix commands shown"] if fixes else []),
-        ]
-        then = " and ".join(how)
-        where = routes_where(as_json)
-        raise LedgerFaults(
-            f"ledger has {len(faults)} fault(s){where}{', then' if where else ';'} {then}"
-        )
+    refuse_damage(
+        all_faults, plan, taken, converted=converted, refusals=REFUSAL_CODES, as_json=as_json
+    )
     if not ok:
         raise AuthorityRefused(
             f"the range has {len(faults)} act(s) or change(s) without authority or over "
