@@ -18,29 +18,18 @@ import pytest
 from forest_files.doors.crashlog import KEEP
 from forest_files.kernel.state import ensure_dir, shared_dir
 from tests.helpers.git import git_env, make_repo
+from tests.helpers.swap import owner_script
 
 # The child: ``write_crash_log`` in REPO; at the first EVENT (``open`` of a new
 # ``….log``, or the ``os.scandir`` that lists the logs to prune), the owner swaps CRASH
 # for a link to OUTSIDE (an audit hook, PEP 578, plays the owner: no product code
 # changed). Prints the log's path, or the reason there is none.
-_SWAP = r"""
-import os, sys
-
-repo, crash, outside, event_name = sys.argv[1:5]
-done = []
-
-
-def hook(event, args):
-    if done or event != event_name or not args:
-        return
-    first = args[0]
-    if event == "open" and not (isinstance(first, str) and first.endswith(".log")):
-        return
-    done.append(True)
-    os.rename(crash, crash + "-moved")
-    os.symlink(outside, crash)
-
-
+_SWAP = owner_script(
+    ("repo", "crash", "outside", "event_name"),
+    "event == event_name and args"
+    ' and (event != "open" or (isinstance(args[0], str) and args[0].endswith(".log")))',
+    "swap(crash, outside)",
+    program="""
 from forest_files.doors.crashlog import write_crash_log
 
 sys.addaudithook(hook)
@@ -48,7 +37,8 @@ try:
     print(write_crash_log(RuntimeError("boom"), repo, "check", ["forest", "check"]))
 except OSError as exc:
     print("no log:", exc)
-"""
+""",
+)
 
 
 @pytest.mark.parametrize("event", ["open", "os.scandir"], ids=["made", "pruned"])
